@@ -1,0 +1,76 @@
+/**
+ * Who may do what. The older system decided this in the browser from the department cookie and from
+ * hard-coded e-mail allow-lists; here the same rules are data (department + granted capabilities) and
+ * the server enforces them on every route. The web app uses the same functions only to hide what a
+ * user cannot use.
+ */
+
+export const DEPARTMENTS = ['admin', 'sales_admin', 'finance_admin', 'sales', 'finance'] as const;
+export type Department = (typeof DEPARTMENTS)[number];
+
+export const DEPARTMENT_LABELS: Record<Department, string> = {
+  admin: 'Admin',
+  sales_admin: 'Sales admin',
+  finance_admin: 'Finance admin',
+  sales: 'Sales',
+  finance: 'Finance',
+};
+
+/** Named capabilities that replace the spec's e-mail allow-lists. Granted per user by an admin. */
+export const CAPABILITIES = [
+  'bi',
+  'leads',
+  'partners_edit',
+  'ach_edit',
+  'pci_restricted',
+  'pci_ach_billing',
+  'pci_fees',
+  'pci_historic_edit',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export const CAPABILITY_LABELS: Record<Capability, { label: string; description: string }> = {
+  bi: { label: 'Business Intelligence', description: 'Open the Business Intelligence screen' },
+  leads: { label: 'Leads', description: 'Onboard leads and send them for approval' },
+  partners_edit: {
+    label: 'Partner editing',
+    description: 'Add group IDs, see last utilized group IDs, edit rev shares',
+  },
+  ach_edit: { label: 'ACH editing', description: 'Work returned ACH debits (resolution, reserve, notes)' },
+  pci_restricted: { label: 'PCI restricted tabs', description: 'See the PCI Old Merchants and Config tabs' },
+  pci_ach_billing: { label: 'PCI ACH billing run', description: 'Run the PCI ACH billing file' },
+  pci_fees: { label: 'PCI fee editing', description: 'Save default fees, fee and frequency exceptions' },
+  pci_historic_edit: {
+    label: 'PCI historic-merchant editing',
+    description: 'Change old merchants’ status, T/R and DDA',
+  },
+};
+
+/** Rules that follow from the department alone (spec documents 1 §6, 2 §6). */
+const DEPARTMENT_RULES = {
+  /** Register users, manage users and their permissions, read the audit log. */
+  manage_users: ['admin'],
+  /** Read the local e-mail outbox (sandbox mailer). */
+  read_outbox: ['admin'],
+  /** Import XLSX on Partners, Self Serve and Residual Self Serve. */
+  import_reports: ['admin', 'sales_admin'],
+  /** The Upload Data screen. */
+  upload_data: ['admin', 'finance_admin', 'sales_admin'],
+} as const satisfies Record<string, readonly Department[]>;
+
+export type DepartmentRule = keyof typeof DEPARTMENT_RULES;
+export type Permission = DepartmentRule | Capability;
+
+export interface Principal {
+  department: Department;
+  capabilities: readonly Capability[];
+}
+
+export function isCapability(value: string): value is Capability {
+  return (CAPABILITIES as readonly string[]).includes(value);
+}
+
+export function hasPermission(user: Principal, permission: Permission): boolean {
+  if (isCapability(permission)) return user.capabilities.includes(permission);
+  return (DEPARTMENT_RULES[permission] as readonly Department[]).includes(user.department);
+}

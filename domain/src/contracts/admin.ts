@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { CAPABILITIES, type Capability, DEPARTMENTS, type Department } from '../access';
+
+/** Administration calls added by PayDesk (users, audit log, outbox, ISO list). */
+export const adminPaths = {
+  users: '/api/app/users',
+  updateUser: '/api/app/users/update',
+  audit: '/api/app/audit',
+  outbox: '/api/app/outbox',
+  isos: '/api/app/isos',
+} as const;
+
+export interface UserRow {
+  id: number;
+  email: string;
+  department: Department;
+  capabilities: Capability[];
+  active: boolean;
+  locked: boolean;
+  lockedUntil: string | null;
+  isoId: number | null;
+  isoName: string | null;
+  lastSigninAt: string | null;
+  createdAt: string;
+}
+
+export const updateUserBody = z.strictObject({
+  id: z.number().int().positive(),
+  department: z.enum(DEPARTMENTS),
+  capabilities: z.array(z.enum(CAPABILITIES)).max(CAPABILITIES.length),
+  active: z.boolean(),
+  /** false clears a lockout; true is refused (locking happens by failed sign-ins, or set active=false). */
+  locked: z.literal(false).optional(),
+  isoId: z.number().int().positive().nullable(),
+});
+export type UpdateUserBody = z.input<typeof updateUserBody>;
+
+export const auditQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export interface AuditRow {
+  id: number;
+  at: string;
+  actorEmail: string | null;
+  action: string;
+  subject: string | null;
+  ip: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface OutboxRow {
+  id: number;
+  createdAt: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface IsoOption {
+  id: number;
+  name: string;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** A POST without a body: nothing may be sent but an empty object. */
+export const emptyBody = z.strictObject({});
+
+export const email = z
+  .string({ error: 'E-mail is required' })
+  .trim()
+  .min(1, 'E-mail is required')
+  .max(254, 'E-mail is too long')
+  .pipe(z.email({ error: 'Enter a valid e-mail address' }))
+  .transform((value) => value.toLowerCase());
+
+export const requiredText = (label: string, max = 200) =>
+  z
+    .string({ error: `${label} is required` })
+    .min(1, `${label} is required`)
+    .max(max, `${label} is too long`);
+
+/** What every error answer carries. */
+export interface ErrorAnswer {
+  success: false;
+  message: string;
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { accountRoutes } from './areas/accounts/routes';
+import { adminRoutes } from './areas/admin/routes';
+import { AppError } from './platform/errors';
+import type { Deps } from './platform/http';
+import { configureCookies } from './platform/sessions';
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+};
+
+/** Builds the HTTP application: plugins, the error handler, each area's routes, then the SPA. */
+export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({ trustProxy: deps.config.TRUST_PROXY === 'true', ...options });
+  configureCookies(deps.config.COOKIE_SECURE);
+  await app.register(cookie);
+
+  // An empty JSON body counts as no input (older clients post some calls without a body).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError('bad_request', 'The request body is not valid JSON'), undefined);
+    }
+  });
+
+  app.addHook('onSend', async (_req, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    if (error instanceof AppError) return reply.code(error.status).send({ success: false, message: error.message });
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 415) return reply.code(415).send({ success: false, message: 'Send the request body as JSON' });
+    if (status === 413) return reply.code(413).send({ success: false, message: 'The request body is too large' });
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).send({ success: false, message: 'The request could not be read' });
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ success: false, message: 'Something went wrong on the server. Please try again.' });
+  });
+
+  accountRoutes(app, deps);
+  adminRoutes(app, deps);
+
+  const webDist = deps.config.WEB_DIST;
+  const indexHtml = path.join(webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.method !== 'GET') {
+      return reply.code(404).send({ success: false, message: 'Not found' });
+    }
+    if (!hasWeb) return reply.code(404).type('text/plain').send('The web app is not built: run npm run build');
+    return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+  });
+  return app;
+}

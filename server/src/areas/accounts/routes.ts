@@ -1,0 +1,245 @@
+import {
+  accountPaths,
+  changePasswordBody,
+  checkResetPasswordBody,
+  FORGOT_PASSWORD_MESSAGE,
+  forgotPasswordBody,
+  type MessageAnswer,
+  passwordProblem,
+  RESET_LINK_TTL_MS,
+  registerBody,
+  resetPasswordBody,
+  SESSION_COOKIE,
+  type SigninAnswer,
+  signinBody,
+  type ValidateAnswer,
+} from '@paydesk/domain';
+import type { FastifyInstance } from 'fastify';
+import { audit } from '../../platform/audit';
+import { hashPassword, randomToken, sha256, verifyDecoy, verifyPassword } from '../../platform/crypto';
+import { AppError, badRequest, forbidden } from '../../platform/errors';
+import { type Deps, route } from '../../platform/http';
+import {
+  clearSessionCookies,
+  createSession,
+  endAllSessions,
+  endSession,
+  setSessionCookies,
+  toSessionUser,
+} from '../../platform/sessions';
+import { capabilitiesOf, createUser, findUserByEmail, isoNameOf } from './queries';
+import { checkSignin, INACTIVE_ACCOUNT, lockMessage, replacePassword, WRONG_CREDENTIALS } from './service';
+
+const INVALID_RESET_LINK = 'The reset link is not valid or has expired';
+
+/** Spec document 1 §7 "Account" and document 2 §7 "Register". */
+export function accountRoutes(app: FastifyInstance, deps: Deps) {
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.signin,
+    access: 'public',
+    data: 'platform',
+    input: signinBody,
+    handler: async ({ input, db, req, reply }): Promise<SigninAnswer> => {
+      const refuse = (status: number, message: string): SigninAnswer => {
+        reply.code(status);
+        return { success: false, token: '', department: '', message };
+      };
+      const user = await findUserByEmail(db, input.email);
+      if (!user) {
+        await verifyDecoy(input.password);
+        await audit(db, { actor: null, action: 'signin.failure', subject: input.email, ip: req.ip, details: { reason: 'unknown email' } });
+        return refuse(401, WRONG_CREDENTIALS);
+      }
+      const actor = { id: user.id, email: user.email };
+      const outcome = await checkSignin(db, user, input.password);
+      switch (outcome.kind) {
+        case 'locked':
+          await audit(db, { actor, action: 'signin.failure', subject: user.email, ip: req.ip, details: { reason: 'locked' } });
+          return refuse(423, lockMessage(outcome.minutesLeft));
+        case 'wrong':
+          await audit(db, {
+            actor,
+            action: outcome.lockedNow ? 'signin.locked' : 'signin.failure',
+            subject: user.email,
+            ip: req.ip,
+            details: { reason: 'wrong password' },
+          });
+          return outcome.lockedNow ? refuse(423, lockMessage(30)) : refuse(401, WRONG_CREDENTIALS);
+        case 'inactive':
+          await audit(db, { actor, action: 'signin.failure', subject: user.email, ip: req.ip, details: { reason: 'inactive' } });
+          return refuse(403, INACTIVE_ACCOUNT);
+        case 'ok':
+          break;
+      }
+      const { token, publicId } = await createSession(db, user.id, req);
+      setSessionCookies(req, reply, token, user.email, user.department);
+      await audit(db, { actor, action: 'signin.success', subject: user.email, ip: req.ip, details: { session: publicId } });
+      const sessionUser = toSessionUser({
+        id: user.id,
+        email: user.email,
+        department: user.department,
+        capabilities: await capabilitiesOf(db, user.id),
+        isoId: user.partner_id,
+        isoName: await isoNameOf(db, user.partner_id),
+      });
+      return { success: true, token: publicId, department: user.department, message: 'Signed in', user: sessionUser };
+    },
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.validateUser,
+    access: 'session',
+    data: 'platform',
+    handler: async ({ user }): Promise<ValidateAnswer> => ({ success: true, user: toSessionUser(user) }),
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.signout,
+    access: 'public',
+    data: 'platform',
+    handler: async ({ db, req, reply }): Promise<MessageAnswer> => {
+      const token = req.cookies[SESSION_COOKIE];
+      if (token) {
+        const session = await db
+          .selectFrom('sessions as s')
+          .innerJoin('users as u', 'u.id', 's.user_id')
+          .select(['u.id', 'u.email', 's.token_hash'])
+          .where('s.token_hash', '=', sha256(token))
+          .executeTakeFirst();
+        if (session) {
+          await endSession(db, session.token_hash);
+          await audit(db, { actor: { id: session.id, email: session.email }, action: 'signout', subject: session.email, ip: req.ip });
+        }
+      }
+      clearSessionCookies(req, reply);
+      return { success: true, message: 'Signed out' };
+    },
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.changePassword,
+    access: 'session',
+    data: 'platform',
+    input: changePasswordBody,
+    handler: async ({ input, user, db, req, reply }): Promise<MessageAnswer> => {
+      if (input.email !== user.email) throw forbidden('You can only change your own password');
+      const record = await findUserByEmail(db, user.email);
+      if (!record) throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
+      if (!(await verifyPassword(record.password_hash, input.oldpassword))) {
+        throw badRequest('The current password is incorrect');
+      }
+      await replacePassword(db, user.id, input.password);
+      await endAllSessions(db, user.id);
+      clearSessionCookies(req, reply);
+      await audit(db, { actor: { id: user.id, email: user.email }, action: 'password.change', subject: user.email, ip: req.ip });
+      return { success: true, message: 'Password changed. Please sign in with your new password.' };
+    },
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.forgotPassword,
+    access: 'public',
+    data: 'platform',
+    input: forgotPasswordBody,
+    handler: async ({ input, db, req }): Promise<MessageAnswer> => {
+      const user = await findUserByEmail(db, input.email);
+      if (user?.active) {
+        const code = randomToken();
+        await db.updateTable('password_resets').set({ used_at: new Date() }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+        await db
+          .insertInto('password_resets')
+          .values({ token_hash: sha256(code), user_id: user.id, expires_at: new Date(Date.now() + RESET_LINK_TTL_MS) })
+          .execute();
+        const link = `${deps.config.appUrl}/reset?code=${code}`;
+        await deps.mailer.send(db, {
+          to: user.email,
+          subject: 'Reset your PayDesk password',
+          text: [
+            'Someone asked to reset the password of your PayDesk account.',
+            '',
+            `To choose a new password, open this link within the next hour: ${link}`,
+            '',
+            'The link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.',
+          ].join('\n'),
+          html: `<p>Someone asked to reset the password of your PayDesk account.</p><p>To choose a new password, open this link within the next hour:<br><a href="${link}">${link}</a></p><p>The link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.</p>`,
+        });
+        await audit(db, { actor: { id: user.id, email: user.email }, action: 'password.reset_request', subject: user.email, ip: req.ip });
+      } else {
+        await audit(db, { actor: null, action: 'password.reset_request', subject: input.email, ip: req.ip, details: { unknown: true } });
+      }
+      return { success: true, message: FORGOT_PASSWORD_MESSAGE };
+    },
+  });
+
+  async function liveReset(db: Deps['db'], code: string) {
+    return db
+      .selectFrom('password_resets as r')
+      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .select(['r.token_hash', 'u.id', 'u.email'])
+      .where('r.token_hash', '=', sha256(code))
+      .where('r.used_at', 'is', null)
+      .where('r.expires_at', '>', new Date())
+      .where('u.active', '=', true)
+      .executeTakeFirst();
+  }
+
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.checkResetPassword,
+    access: 'public',
+    data: 'platform',
+    input: checkResetPasswordBody,
+    handler: async ({ input, db }): Promise<MessageAnswer> => {
+      if (!(await liveReset(db, input.code))) throw badRequest(INVALID_RESET_LINK);
+      return { success: true, message: 'The reset link is valid' };
+    },
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.resetPassword,
+    access: 'public',
+    data: 'platform',
+    input: resetPasswordBody,
+    handler: async ({ input, db, req }): Promise<MessageAnswer> => {
+      const reset = await liveReset(db, input.code);
+      if (!reset) throw badRequest(INVALID_RESET_LINK);
+      await replacePassword(db, reset.id, input.password);
+      await db.updateTable('password_resets').set({ used_at: new Date() }).where('token_hash', '=', reset.token_hash).execute();
+      await endAllSessions(db, reset.id);
+      await audit(db, { actor: { id: reset.id, email: reset.email }, action: 'password.reset', subject: reset.email, ip: req.ip });
+      return { success: true, message: 'Your password has been reset. You can now sign in.' };
+    },
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: [accountPaths.register, accountPaths.registerLegacy],
+    access: 'manage_users',
+    data: 'platform',
+    input: registerBody,
+    handler: async ({ input, user, db, req }): Promise<MessageAnswer> => {
+      const problem = passwordProblem(input.password);
+      if (problem) throw badRequest(problem);
+      if (await findUserByEmail(db, input.email)) throw new AppError('conflict', 'A user with this email already exists');
+      await createUser(db, {
+        email: input.email,
+        department: input.department,
+        passwordHash: await hashPassword(input.password),
+      });
+      await audit(db, {
+        actor: { id: user.id, email: user.email },
+        action: 'user.register',
+        subject: input.email,
+        ip: req.ip,
+        details: { department: input.department },
+      });
+      return { success: true, message: `User ${input.email} registered` };
+    },
+  });
+}

@@ -1,0 +1,90 @@
+import type { AuditRow, Capability, IsoOption, OutboxRow, UserRow } from '@paydesk/domain';
+import type { Db } from '../../db/connect';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export async function listUsers(db: Db, id?: number): Promise<UserRow[]> {
+  let query = db
+    .selectFrom('users as u')
+    .leftJoin('partners as p', 'p.id', 'u.partner_id')
+    .select(['u.id', 'u.email', 'u.department', 'u.active', 'u.locked_until', 'u.partner_id', 'p.account_name', 'u.last_signin_at', 'u.created_at'])
+    .orderBy('u.email');
+  if (id !== undefined) query = query.where('u.id', '=', id);
+  const users = await query.execute();
+  const caps = await db.selectFrom('user_capabilities').select(['user_id', 'capability']).orderBy('capability').execute();
+  const capsByUser = new Map<number, Capability[]>();
+  for (const c of caps) capsByUser.set(c.user_id, [...(capsByUser.get(c.user_id) ?? []), c.capability]);
+  const now = Date.now();
+  return users.map((u) => {
+    const locked = u.locked_until !== null && new Date(u.locked_until).getTime() > now;
+    return {
+      id: u.id,
+      email: u.email,
+      department: u.department,
+      capabilities: capsByUser.get(u.id) ?? [],
+      active: u.active,
+      locked,
+      lockedUntil: locked ? iso(u.locked_until) : null,
+      isoId: u.partner_id,
+      isoName: u.account_name,
+      lastSigninAt: iso(u.last_signin_at),
+      createdAt: iso(u.created_at) ?? '',
+    };
+  });
+}
+
+export async function countActiveAdmins(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('department', '=', 'admin')
+    .where('active', '=', true)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+export async function auditPage(db: Db, page: number, pageSize: number) {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['id', 'at', 'actor_email', 'action', 'subject', 'ip', 'details'])
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  const { n } = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const mapped: AuditRow[] = rows.map((r) => ({
+    id: Number(r.id),
+    at: new Date(r.at).toISOString(),
+    actorEmail: r.actor_email,
+    action: r.action,
+    subject: r.subject,
+    ip: r.ip,
+    details: r.details,
+  }));
+  return { rows: mapped, total: n, page, pageSize };
+}
+
+export async function latestOutbox(db: Db, limit = 200): Promise<OutboxRow[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['id', 'created_at', 'to_address', 'subject', 'text_body'])
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    createdAt: new Date(r.created_at).toISOString(),
+    to: r.to_address,
+    subject: r.subject,
+    text: r.text_body,
+  }));
+}
+
+export async function isoOptions(db: Db): Promise<IsoOption[]> {
+  const rows = await db.selectFrom('partners').select(['id', 'account_name']).orderBy('account_name').execute();
+  return rows.map((r) => ({ id: r.id, name: r.account_name }));
+}

@@ -1,0 +1,103 @@
+import { adminPaths, auditQuery, type UserRow, updateUserBody } from '@paydesk/domain';
+import type { FastifyInstance } from 'fastify';
+import { audit } from '../../platform/audit';
+import { badRequest, notFound } from '../../platform/errors';
+import { type Deps, route } from '../../platform/http';
+import { endAllSessions } from '../../platform/sessions';
+import { auditPage, countActiveAdmins, isoOptions, latestOutbox, listUsers } from './queries';
+
+/** Administration added by PayDesk: users and their permissions, the audit log, the outbox, the ISO list. */
+export function adminRoutes(app: FastifyInstance, deps: Deps) {
+  route(app, deps, {
+    method: 'GET',
+    url: adminPaths.users,
+    access: 'manage_users',
+    data: 'platform',
+    handler: ({ db }) => listUsers(db),
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: adminPaths.updateUser,
+    access: 'manage_users',
+    data: 'platform',
+    input: updateUserBody,
+    handler: async ({ input, user, db, req }): Promise<{ success: true; message: string; user: UserRow }> => {
+      const [before] = await listUsers(db, input.id);
+      if (!before) throw notFound('No such user');
+      if (input.id === user.id && (input.department !== 'admin' || !input.active)) {
+        throw badRequest('You cannot remove your own admin access or deactivate yourself');
+      }
+      if (before.department === 'admin' && before.active && (input.department !== 'admin' || !input.active)) {
+        if ((await countActiveAdmins(db)) <= 1) throw badRequest('PayDesk needs at least one active admin');
+      }
+      if (input.isoId !== null) {
+        const partner = await db.selectFrom('partners').select('id').where('id', '=', input.isoId).executeTakeFirst();
+        if (!partner) throw badRequest('No such ISO');
+      }
+      await db
+        .updateTable('users')
+        .set({
+          department: input.department,
+          active: input.active,
+          partner_id: input.isoId,
+          ...(input.locked === false ? { locked_until: null, failed_signins: 0 } : {}),
+        })
+        .where('id', '=', input.id)
+        .execute();
+      await db.deleteFrom('user_capabilities').where('user_id', '=', input.id).execute();
+      const capabilities = [...new Set(input.capabilities)];
+      if (capabilities.length > 0) {
+        await db
+          .insertInto('user_capabilities')
+          .values(capabilities.map((capability) => ({ user_id: input.id, capability })))
+          .execute();
+      }
+      if (!input.active) await endAllSessions(db, input.id);
+      const [after] = await listUsers(db, input.id);
+      if (!after) throw notFound('No such user');
+      await audit(db, {
+        actor: { id: user.id, email: user.email },
+        action: 'user.update',
+        subject: after.email,
+        ip: req.ip,
+        details: changes(before, after),
+      });
+      return { success: true, message: `Saved ${after.email}`, user: after };
+    },
+  });
+
+  route(app, deps, {
+    method: 'GET',
+    url: adminPaths.audit,
+    access: 'manage_users',
+    data: 'platform',
+    input: auditQuery,
+    handler: ({ input, db }) => auditPage(db, input.page, input.pageSize),
+  });
+
+  route(app, deps, {
+    method: 'GET',
+    url: adminPaths.outbox,
+    access: 'read_outbox',
+    data: 'platform',
+    handler: ({ db }) => latestOutbox(db),
+  });
+
+  route(app, deps, {
+    method: 'GET',
+    url: adminPaths.isos,
+    access: 'session',
+    handler: ({ db }) => isoOptions(db),
+  });
+}
+
+/** What an update changed, as { field: [before, after] }, for the audit log. */
+function changes(before: UserRow, after: UserRow): Record<string, unknown> {
+  const fields = ['department', 'capabilities', 'active', 'locked', 'isoName'] as const;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) out[f] = [before[f], after[f]];
+  }
+  return out;
+}

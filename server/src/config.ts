@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = path.resolve(serverRoot, '..');
+
+/** Every environment variable PayDesk reads, parsed and validated here and nowhere else. */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** PostgreSQL server. When unset, the embedded PGlite database in PGLITE_DIR is used. */
+  DATABASE_URL: z.string().url().optional(),
+  PGLITE_DIR: z.string().default(path.join(repoRoot, 'data', 'pglite')),
+  /** Where links in e-mails point; defaults to http://localhost:PORT. */
+  APP_URL: z.string().url().optional(),
+  /** SMTP server for outgoing mail, e.g. smtp://user:pass@mail.example.com:587. Unset: the local outbox. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('PayDesk <no-reply@paydesk.local>'),
+  /** Fill an empty database with demo data at start (default on). */
+  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /** Demo-data scale. */
+  SEED_SCALE: z.enum(['demo', 'large']).default('demo'),
+  /** Password of the demo users; generated and printed at start when unset. */
+  DEMO_PASSWORD: z.string().optional(),
+  /** Cookies get Secure when the request came over HTTPS; set true to force it (behind a TLS proxy). */
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Trust X-Forwarded-* from a reverse proxy (client IP for the audit log, HTTPS detection). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().default(path.join(repoRoot, 'web', 'dist')),
+});
+
+export type Config = z.infer<typeof schema> & { appUrl: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return { ...c, appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '') };
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+const INT8 = 20;
+const DATE = 1082;
+
+/**
+ * Both databases return the same JSON: counts (int8) as numbers, `date` as 'YYYY-MM-DD' text, numeric as
+ * exact decimal text, timestamptz as Date.
+ */
+pg.types.setTypeParser(INT8, (v) => Number(v));
+pg.types.setTypeParser(DATE, (v) => v);
+
+export interface DbTarget {
+  databaseUrl?: string | undefined;
+  /** PGlite data folder; 'memory://' for a throwaway in-memory database. */
+  pgliteDir?: string;
+}
+
+export interface Connected {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+}
+
+export async function connect(target: DbTarget): Promise<Connected> {
+  if (target.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  const dir = target.pgliteDir ?? 'memory://';
+  if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir, { parsers: { [INT8]: (v) => Number(v), [DATE]: (v) => v } });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

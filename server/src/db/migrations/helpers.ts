@@ -1,0 +1,30 @@
+import { type Kysely, sql } from 'kysely';
+
+/** Runs DDL statements one by one (PGlite's extended protocol takes one statement per query). */
+export async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+/** The database role that ISO-bound users' requests run as; see platform/scope.ts. */
+export const ISO_ROLE = 'paydesk_iso';
+
+/**
+ * Row-level security that limits a partner- or merchant-level table to one ISO for requests running as
+ * ISO_ROLE. Every such table calls this in its migration; internal staff's requests (the table owner) are
+ * not affected, and an ISO-bound request that forgot to set its ISO fails instead of seeing everything.
+ */
+export async function scopeToIso(db: Kysely<unknown>, table: string, partnerColumn = 'partner_id') {
+  const predicate = `${partnerColumn} = current_setting('paydesk.iso_id')::int`;
+  await run(db, [
+    `alter table ${table} enable row level security`,
+    `create policy ${table}_iso_scope on ${table} to ${ISO_ROLE} using (${predicate}) with check (${predicate})`,
+  ]);
+}
+
+/** Platform tables an ISO-bound request must never read. */
+export async function hideFromIsoRole(db: Kysely<unknown>, tables: string[]) {
+  await run(
+    db,
+    tables.map((t) => `revoke all on ${t} from ${ISO_ROLE}`),
+  );
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as platform from './2026_11_21_0001_platform';
+
+/** Every migration, in order. A new one is added here under its timestamped name. */
+export const migrations: Record<string, Migration> = {
+  '2026_11_21_0001_platform': platform,
+};

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp } from './app';
+import { loadConfig, repoRoot } from './config';
+import { connect } from './db/connect';
+import { migrateToLatest } from './db/migrate';
+import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
+import { randomToken } from './platform/crypto';
+import { type Mailer, OutboxMailer, SmtpMailer } from './platform/mailer';
+
+const config = loadConfig();
+const { db, kind, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR });
+await migrateToLatest(db);
+
+/** The demo password is chosen at the first seed (or taken from DEMO_PASSWORD) and kept in the local data folder. */
+const credentialsFile = path.join(repoRoot, 'data', 'demo-credentials.txt');
+let demoPassword: string | null = null;
+if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
+  demoPassword = config.DEMO_PASSWORD ?? `Pd!${randomToken(9)}7a`;
+  console.log('Filling the empty database with demo data…');
+  await seedDemo(db, demoPassword);
+  fs.mkdirSync(path.dirname(credentialsFile), { recursive: true });
+  fs.writeFileSync(credentialsFile, `${demoPassword}\n`, { mode: 0o600 });
+} else if (fs.existsSync(credentialsFile)) {
+  demoPassword = fs.readFileSync(credentialsFile, 'utf8').trim();
+}
+
+// Delivery errors are logged by the app's logger, which exists once the app is built.
+const mailLog = { error: (obj: unknown, msg?: string) => app.log.error(obj, msg) };
+const mailer: Mailer = config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, mailLog) : new OutboxMailer();
+const app = await buildApp({ db, config, mailer }, { logger: { level: config.LOG_LEVEL } });
+await app.listen({ port: config.PORT, host: config.HOST });
+
+const database = kind === 'pglite' ? `embedded PGlite (${config.PGLITE_DIR})` : 'PostgreSQL (DATABASE_URL)';
+const lines = [
+  '',
+  `PayDesk is running at ${config.appUrl}`,
+  `  database: ${database}`,
+  `  e-mail:   ${mailer.kind === 'smtp' ? 'SMTP (SMTP_URL)' : 'local outbox (sign in as admin, open Outbox)'}`,
+];
+if (demoPassword) {
+  lines.push('', `Demo sign-ins (password for all: ${demoPassword}):`);
+  for (const u of DEMO_USERS) lines.push(`  ${u.email.padEnd(32)} ${u.department.padEnd(14)} ${u.note}`);
+}
+console.log(`${lines.join('\n')}\n`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.log.info(`${signal} received, shutting down`);
+  try {
+    await app.close();
+    await mailer.flush();
+    await close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,27 @@
+/** Every error the API answers on purpose. One code → one HTTP status; the message is for people. */
+const STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  locked: 423,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export const badRequest = (message: string) => new AppError('bad_request', message);
+export const forbidden = (message = 'You do not have permission to do this') => new AppError('forbidden', message);
+export const notFound = (message = 'Not found') => new AppError('not_found', message);
