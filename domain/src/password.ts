@@ -8,7 +8,8 @@ export const PASSWORD_HISTORY_DEPTH = 4;
 /** Returns null when the password satisfies the rule, otherwise a message naming what is missing. */
 export function passwordProblem(password: string): string | null {
   if (password.length < PASSWORD_MIN_LENGTH) return 'Password length must be 8 characters or more';
-  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
   const missing: string[] = [];
   if (!/[A-Z]/.test(password)) missing.push('an uppercase letter');
   if (!/[a-z]/.test(password)) missing.push('a lowercase letter');

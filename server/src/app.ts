@@ -25,30 +25,39 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
 
   // An empty JSON body counts as no input (older clients post some calls without a body).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new AppError('bad_request', 'The request body is not valid JSON'), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: 1_048_576 },
+    (_req, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new AppError('bad_request', 'The request body is not valid JSON'), undefined);
+      }
+    },
+  );
 
   app.addHook('onSend', async (_req, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
 
   app.setErrorHandler((error, req, reply) => {
-    if (error instanceof AppError) return reply.code(error.status).send({ success: false, message: error.message });
+    if (error instanceof AppError)
+      return reply.code(error.status).send({ success: false, message: error.message });
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 415) return reply.code(415).send({ success: false, message: 'Send the request body as JSON' });
-    if (status === 413) return reply.code(413).send({ success: false, message: 'The request body is too large' });
+    if (status === 415)
+      return reply.code(415).send({ success: false, message: 'Send the request body as JSON' });
+    if (status === 413)
+      return reply.code(413).send({ success: false, message: 'The request body is too large' });
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ success: false, message: 'The request could not be read' });
     }
     req.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ success: false, message: 'Something went wrong on the server. Please try again.' });
+    return reply
+      .code(500)
+      .send({ success: false, message: 'Something went wrong on the server. Please try again.' });
   });
 
   accountRoutes(app, deps);
@@ -64,7 +73,8 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
     if (req.url.startsWith('/api/') || req.method !== 'GET') {
       return reply.code(404).send({ success: false, message: 'Not found' });
     }
-    if (!hasWeb) return reply.code(404).type('text/plain').send('The web app is not built: run npm run build');
+    if (!hasWeb)
+      return reply.code(404).type('text/plain').send('The web app is not built: run npm run build');
     return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
   });
   return app;

@@ -11,7 +11,10 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** PostgreSQL server. When unset, the embedded PGlite database in PGLITE_DIR is used. */
   DATABASE_URL: z.string().url().optional(),
-  PGLITE_DIR: z.string().default(path.join(repoRoot, 'data', 'pglite')),
+  /** Local data folder: the embedded database and the demo credentials. */
+  DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
+  /** Embedded database folder; defaults to DATA_DIR/pglite. */
+  PGLITE_DIR: z.string().optional(),
   /** Where links in e-mails point; defaults to http://localhost:PORT. */
   APP_URL: z.string().url().optional(),
   /** SMTP server for outgoing mail, e.g. smtp://user:pass@mail.example.com:587. Unset: the local outbox. */
@@ -31,7 +34,7 @@ const schema = z.object({
   WEB_DIST: z.string().default(path.join(repoRoot, 'web', 'dist')),
 });
 
-export type Config = z.infer<typeof schema> & { appUrl: string };
+export type Config = z.infer<typeof schema> & { appUrl: string; pgliteDir: string };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -40,5 +43,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  return { ...c, appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '') };
+  return {
+    ...c,
+    pgliteDir: c.PGLITE_DIR ?? path.join(c.DATA_DIR, 'pglite'),
+    appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+  };
 }

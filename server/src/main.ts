@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
-import { loadConfig, repoRoot } from './config';
+import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
@@ -9,11 +9,11 @@ import { randomToken } from './platform/crypto';
 import { type Mailer, OutboxMailer, SmtpMailer } from './platform/mailer';
 
 const config = loadConfig();
-const { db, kind, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR });
+const { db, kind, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
 await migrateToLatest(db);
 
 /** The demo password is chosen at the first seed (or taken from DEMO_PASSWORD) and kept in the local data folder. */
-const credentialsFile = path.join(repoRoot, 'data', 'demo-credentials.txt');
+const credentialsFile = path.join(config.DATA_DIR, 'demo-credentials.txt');
 let demoPassword: string | null = null;
 if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
   demoPassword = config.DEMO_PASSWORD ?? `Pd!${randomToken(9)}7a`;
@@ -27,11 +27,13 @@ if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
 
 // Delivery errors are logged by the app's logger, which exists once the app is built.
 const mailLog = { error: (obj: unknown, msg?: string) => app.log.error(obj, msg) };
-const mailer: Mailer = config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, mailLog) : new OutboxMailer();
+const mailer: Mailer = config.SMTP_URL
+  ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, mailLog)
+  : new OutboxMailer();
 const app = await buildApp({ db, config, mailer }, { logger: { level: config.LOG_LEVEL } });
 await app.listen({ port: config.PORT, host: config.HOST });
 
-const database = kind === 'pglite' ? `embedded PGlite (${config.PGLITE_DIR})` : 'PostgreSQL (DATABASE_URL)';
+const database = kind === 'pglite' ? `embedded PGlite (${config.pgliteDir})` : 'PostgreSQL (DATABASE_URL)';
 const lines = [
   '',
   `PayDesk is running at ${config.appUrl}`,

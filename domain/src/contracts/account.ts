@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAPABILITIES, DEPARTMENTS, type Capability, type Department } from '../access';
+import { CAPABILITIES, type Capability, DEPARTMENTS, type Department } from '../access';
 import { email, requiredText } from './common';
 
 /** Calls of spec document 1 §7 "Account" and document 2 §7 "Register"; paths and field names are the contract. */

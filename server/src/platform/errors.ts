@@ -23,5 +23,6 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string) => new AppError('bad_request', message);
-export const forbidden = (message = 'You do not have permission to do this') => new AppError('forbidden', message);
+export const forbidden = (message = 'You do not have permission to do this') =>
+  new AppError('forbidden', message);
 export const notFound = (message = 'Not found') => new AppError('not_found', message);

@@ -46,9 +46,15 @@ const nothing = { safeParse: (v: unknown) => nothingParse(v) } as unknown as z.Z
 function nothingParse(value: unknown) {
   const keys = value && typeof value === 'object' ? Object.keys(value) : [];
   if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value)))
-    return { success: false as const, error: { issues: [{ path: [], message: 'This call takes no input' }] } };
+    return {
+      success: false as const,
+      error: { issues: [{ path: [], message: 'This call takes no input' }] },
+    };
   if (keys.length > 0)
-    return { success: false as const, error: { issues: [{ path: [], message: `Unrecognized field: ${keys.join(', ')}` }] } };
+    return {
+      success: false as const,
+      error: { issues: [{ path: [], message: `Unrecognized field: ${keys.join(', ')}` }] },
+    };
   return { success: true as const, data: {} };
 }
 

@@ -60,7 +60,12 @@ export class OutboxMailer implements Mailer {
   async send(db: Db, message: MailMessage): Promise<void> {
     await db
       .insertInto('outbox')
-      .values({ to_address: message.to, subject: message.subject, text_body: message.text, html_body: message.html ?? null })
+      .values({
+        to_address: message.to,
+        subject: message.subject,
+        text_body: message.text,
+        html_body: message.html ?? null,
+      })
       .execute();
   }
   async flush(): Promise<void> {}

@@ -52,7 +52,11 @@ export async function createSession(db: Db, userId: number, req: FastifyRequest)
 }
 
 /** Finds the session of the request's `login` cookie; null when missing, unknown, expired or the user is inactive. */
-export async function sessionUser(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<RequestUser | null> {
+export async function sessionUser(
+  db: Db,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<RequestUser | null> {
   const token = req.cookies[SESSION_COOKIE];
   if (!token) return null;
   const tokenHash = sha256(token);

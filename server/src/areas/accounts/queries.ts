@@ -21,7 +21,11 @@ export async function capabilitiesOf(db: Db, userId: number) {
 
 export async function isoNameOf(db: Db, partnerId: number | null) {
   if (partnerId === null) return null;
-  const row = await db.selectFrom('partners').select('account_name').where('id', '=', partnerId).executeTakeFirst();
+  const row = await db
+    .selectFrom('partners')
+    .select('account_name')
+    .where('id', '=', partnerId)
+    .executeTakeFirst();
   return row?.account_name ?? null;
 }
 
@@ -41,7 +45,12 @@ export async function recentPasswordHashes(db: Db, userId: number) {
 export async function setPassword(db: Db, userId: number, passwordHash: string) {
   await db
     .updateTable('users')
-    .set({ password_hash: passwordHash, password_changed_at: new Date(), failed_signins: 0, locked_until: null })
+    .set({
+      password_hash: passwordHash,
+      password_changed_at: new Date(),
+      failed_signins: 0,
+      locked_until: null,
+    })
     .where('id', '=', userId)
     .execute();
   await db.insertInto('password_history').values({ user_id: userId, password_hash: passwordHash }).execute();

@@ -48,14 +48,26 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       const user = await findUserByEmail(db, input.email);
       if (!user) {
         await verifyDecoy(input.password);
-        await audit(db, { actor: null, action: 'signin.failure', subject: input.email, ip: req.ip, details: { reason: 'unknown email' } });
+        await audit(db, {
+          actor: null,
+          action: 'signin.failure',
+          subject: input.email,
+          ip: req.ip,
+          details: { reason: 'unknown email' },
+        });
         return refuse(401, WRONG_CREDENTIALS);
       }
       const actor = { id: user.id, email: user.email };
       const outcome = await checkSignin(db, user, input.password);
       switch (outcome.kind) {
         case 'locked':
-          await audit(db, { actor, action: 'signin.failure', subject: user.email, ip: req.ip, details: { reason: 'locked' } });
+          await audit(db, {
+            actor,
+            action: 'signin.failure',
+            subject: user.email,
+            ip: req.ip,
+            details: { reason: 'locked' },
+          });
           return refuse(423, lockMessage(outcome.minutesLeft));
         case 'wrong':
           await audit(db, {
@@ -67,14 +79,26 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
           });
           return outcome.lockedNow ? refuse(423, lockMessage(30)) : refuse(401, WRONG_CREDENTIALS);
         case 'inactive':
-          await audit(db, { actor, action: 'signin.failure', subject: user.email, ip: req.ip, details: { reason: 'inactive' } });
+          await audit(db, {
+            actor,
+            action: 'signin.failure',
+            subject: user.email,
+            ip: req.ip,
+            details: { reason: 'inactive' },
+          });
           return refuse(403, INACTIVE_ACCOUNT);
         case 'ok':
           break;
       }
       const { token, publicId } = await createSession(db, user.id, req);
       setSessionCookies(req, reply, token, user.email, user.department);
-      await audit(db, { actor, action: 'signin.success', subject: user.email, ip: req.ip, details: { session: publicId } });
+      await audit(db, {
+        actor,
+        action: 'signin.success',
+        subject: user.email,
+        ip: req.ip,
+        details: { session: publicId },
+      });
       const sessionUser = toSessionUser({
         id: user.id,
         email: user.email,
@@ -83,7 +107,13 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
         isoId: user.partner_id,
         isoName: await isoNameOf(db, user.partner_id),
       });
-      return { success: true, token: publicId, department: user.department, message: 'Signed in', user: sessionUser };
+      return {
+        success: true,
+        token: publicId,
+        department: user.department,
+        message: 'Signed in',
+        user: sessionUser,
+      };
     },
   });
 
@@ -111,7 +141,12 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
           .executeTakeFirst();
         if (session) {
           await endSession(db, session.token_hash);
-          await audit(db, { actor: { id: session.id, email: session.email }, action: 'signout', subject: session.email, ip: req.ip });
+          await audit(db, {
+            actor: { id: session.id, email: session.email },
+            action: 'signout',
+            subject: session.email,
+            ip: req.ip,
+          });
         }
       }
       clearSessionCookies(req, reply);
@@ -135,7 +170,12 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       await replacePassword(db, user.id, input.password);
       await endAllSessions(db, user.id);
       clearSessionCookies(req, reply);
-      await audit(db, { actor: { id: user.id, email: user.email }, action: 'password.change', subject: user.email, ip: req.ip });
+      await audit(db, {
+        actor: { id: user.id, email: user.email },
+        action: 'password.change',
+        subject: user.email,
+        ip: req.ip,
+      });
       return { success: true, message: 'Password changed. Please sign in with your new password.' };
     },
   });
@@ -150,10 +190,19 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       const user = await findUserByEmail(db, input.email);
       if (user?.active) {
         const code = randomToken();
-        await db.updateTable('password_resets').set({ used_at: new Date() }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+        await db
+          .updateTable('password_resets')
+          .set({ used_at: new Date() })
+          .where('user_id', '=', user.id)
+          .where('used_at', 'is', null)
+          .execute();
         await db
           .insertInto('password_resets')
-          .values({ token_hash: sha256(code), user_id: user.id, expires_at: new Date(Date.now() + RESET_LINK_TTL_MS) })
+          .values({
+            token_hash: sha256(code),
+            user_id: user.id,
+            expires_at: new Date(Date.now() + RESET_LINK_TTL_MS),
+          })
           .execute();
         const link = `${deps.config.appUrl}/reset?code=${code}`;
         await deps.mailer.send(db, {
@@ -168,9 +217,20 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
           ].join('\n'),
           html: `<p>Someone asked to reset the password of your PayDesk account.</p><p>To choose a new password, open this link within the next hour:<br><a href="${link}">${link}</a></p><p>The link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.</p>`,
         });
-        await audit(db, { actor: { id: user.id, email: user.email }, action: 'password.reset_request', subject: user.email, ip: req.ip });
+        await audit(db, {
+          actor: { id: user.id, email: user.email },
+          action: 'password.reset_request',
+          subject: user.email,
+          ip: req.ip,
+        });
       } else {
-        await audit(db, { actor: null, action: 'password.reset_request', subject: input.email, ip: req.ip, details: { unknown: true } });
+        await audit(db, {
+          actor: null,
+          action: 'password.reset_request',
+          subject: input.email,
+          ip: req.ip,
+          details: { unknown: true },
+        });
       }
       return { success: true, message: FORGOT_PASSWORD_MESSAGE };
     },
@@ -210,9 +270,18 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       const reset = await liveReset(db, input.code);
       if (!reset) throw badRequest(INVALID_RESET_LINK);
       await replacePassword(db, reset.id, input.password);
-      await db.updateTable('password_resets').set({ used_at: new Date() }).where('token_hash', '=', reset.token_hash).execute();
+      await db
+        .updateTable('password_resets')
+        .set({ used_at: new Date() })
+        .where('token_hash', '=', reset.token_hash)
+        .execute();
       await endAllSessions(db, reset.id);
-      await audit(db, { actor: { id: reset.id, email: reset.email }, action: 'password.reset', subject: reset.email, ip: req.ip });
+      await audit(db, {
+        actor: { id: reset.id, email: reset.email },
+        action: 'password.reset',
+        subject: reset.email,
+        ip: req.ip,
+      });
       return { success: true, message: 'Your password has been reset. You can now sign in.' };
     },
   });
@@ -226,7 +295,8 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, user, db, req }): Promise<MessageAnswer> => {
       const problem = passwordProblem(input.password);
       if (problem) throw badRequest(problem);
-      if (await findUserByEmail(db, input.email)) throw new AppError('conflict', 'A user with this email already exists');
+      if (await findUserByEmail(db, input.email))
+        throw new AppError('conflict', 'A user with this email already exists');
       await createUser(db, {
         email: input.email,
         department: input.department,

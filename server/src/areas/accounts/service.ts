@@ -1,4 +1,4 @@
-import { LOCKOUT_MS, MAX_FAILED_SIGNINS, passwordProblem, PASSWORD_HISTORY_DEPTH } from '@paydesk/domain';
+import { LOCKOUT_MS, MAX_FAILED_SIGNINS, PASSWORD_HISTORY_DEPTH, passwordProblem } from '@paydesk/domain';
 import type { Db } from '../../db/connect';
 import type { UserRecord } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../../platform/crypto';

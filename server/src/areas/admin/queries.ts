@@ -7,11 +7,25 @@ export async function listUsers(db: Db, id?: number): Promise<UserRow[]> {
   let query = db
     .selectFrom('users as u')
     .leftJoin('partners as p', 'p.id', 'u.partner_id')
-    .select(['u.id', 'u.email', 'u.department', 'u.active', 'u.locked_until', 'u.partner_id', 'p.account_name', 'u.last_signin_at', 'u.created_at'])
+    .select([
+      'u.id',
+      'u.email',
+      'u.department',
+      'u.active',
+      'u.locked_until',
+      'u.partner_id',
+      'p.account_name',
+      'u.last_signin_at',
+      'u.created_at',
+    ])
     .orderBy('u.email');
   if (id !== undefined) query = query.where('u.id', '=', id);
   const users = await query.execute();
-  const caps = await db.selectFrom('user_capabilities').select(['user_id', 'capability']).orderBy('capability').execute();
+  const caps = await db
+    .selectFrom('user_capabilities')
+    .select(['user_id', 'capability'])
+    .orderBy('capability')
+    .execute();
   const capsByUser = new Map<number, Capability[]>();
   for (const c of caps) capsByUser.set(c.user_id, [...(capsByUser.get(c.user_id) ?? []), c.capability]);
   const now = Date.now();
@@ -85,6 +99,10 @@ export async function latestOutbox(db: Db, limit = 200): Promise<OutboxRow[]> {
 }
 
 export async function isoOptions(db: Db): Promise<IsoOption[]> {
-  const rows = await db.selectFrom('partners').select(['id', 'account_name']).orderBy('account_name').execute();
+  const rows = await db
+    .selectFrom('partners')
+    .select(['id', 'account_name'])
+    .orderBy('account_name')
+    .execute();
   return rows.map((r) => ({ id: r.id, name: r.account_name }));
 }

@@ -32,7 +32,11 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
         if ((await countActiveAdmins(db)) <= 1) throw badRequest('PayDesk needs at least one active admin');
       }
       if (input.isoId !== null) {
-        const partner = await db.selectFrom('partners').select('id').where('id', '=', input.isoId).executeTakeFirst();
+        const partner = await db
+          .selectFrom('partners')
+          .select('id')
+          .where('id', '=', input.isoId)
+          .executeTakeFirst();
         if (!partner) throw badRequest('No such ISO');
       }
       await db

@@ -109,7 +109,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
      )`,
   ]);
   await scopeToIso(db, 'partners', 'id');
-  await hideFromIsoRole(db, ['users', 'user_capabilities', 'password_history', 'sessions', 'password_resets', 'outbox']);
+  await hideFromIsoRole(db, [
+    'users',
+    'user_capabilities',
+    'password_history',
+    'sessions',
+    'password_resets',
+    'outbox',
+  ]);
   // ISO-bound requests may append to the audit log, never read it.
   await run(db, [`revoke select, update, delete on audit_log from ${ISO_ROLE}`]);
 }

@@ -47,7 +47,11 @@ export async function isEmpty(db: Db): Promise<boolean> {
 /** Fills an empty database with the demo data. Deterministic: the same rows every time. */
 export async function seedDemo(db: Db, password: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const partners = await trx.insertInto('partners').values(demoPartners()).returning(['id', 'account_name']).execute();
+    const partners = await trx
+      .insertInto('partners')
+      .values(demoPartners())
+      .returning(['id', 'account_name'])
+      .execute();
     const partnerId = new Map(partners.map((p) => [p.account_name, p.id]));
     const passwordHash = await hashPassword(password);
     for (const u of DEMO_USERS) {

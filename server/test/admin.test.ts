@@ -1,0 +1,175 @@
+import type { UserRow } from '@paydesk/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser, Client, type TestApp, testApp } from './helpers';
+
+let t: TestApp;
+let admin: Client;
+beforeAll(async () => {
+  t = await testApp();
+  admin = new Client(t.app);
+  await admin.signin('admin@paydesk.local');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function userRow(email: string): Promise<UserRow> {
+  const rows: UserRow[] = (await admin.get('/api/app/users')).json();
+  const row = rows.find((r) => r.email === email);
+  if (!row) throw new Error(`no user ${email}`);
+  return row;
+}
+
+describe('users administration', () => {
+  it('lists users with department, capabilities and ISO binding', async () => {
+    const partner = await userRow('partner@summitpayments.example');
+    expect(partner).toMatchObject({
+      department: 'sales',
+      isoName: 'Summit Payment Group',
+      active: true,
+      locked: false,
+    });
+    const fin = await userRow('finance.admin@paydesk.local');
+    expect(fin.capabilities).toEqual([
+      'ach_edit',
+      'pci_ach_billing',
+      'pci_fees',
+      'pci_historic_edit',
+      'pci_restricted',
+    ]);
+  });
+
+  it('sets department, capabilities, ISO and unlocks; the change applies to the next request and is audited', async () => {
+    const id = await addUser(t.db, 'promote@paydesk.local', 'sales');
+    const user = new Client(t.app);
+    await user.signin('promote@paydesk.local');
+    expect((await user.get('/api/app/users')).statusCode).toBe(403);
+    await t.db
+      .updateTable('users')
+      .set({ locked_until: new Date(Date.now() + 60_000) })
+      .where('id', '=', id)
+      .execute();
+    const isos = (await admin.get('/api/app/isos')).json() as { id: number; name: string }[];
+    const harbor = isos.find((i) => i.name === 'Harborline Merchant Services');
+    const res = await admin.post('/api/app/users/update', {
+      id,
+      department: 'admin',
+      capabilities: ['bi', 'leads'],
+      active: true,
+      locked: false,
+      isoId: harbor?.id ?? null,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({
+      department: 'admin',
+      capabilities: ['bi', 'leads'],
+      locked: false,
+      isoName: 'Harborline Merchant Services',
+    });
+    expect((await user.post('/api/app/account/validateUser')).json().user).toMatchObject({
+      department: 'admin',
+      capabilities: ['bi', 'leads'],
+      iso: { id: harbor?.id, name: 'Harborline Merchant Services' },
+    });
+    const log = (await admin.get('/api/app/audit?page=1&pageSize=20')).json();
+    const entry = log.rows.find(
+      (r: { action: string; subject: string }) =>
+        r.action === 'user.update' && r.subject === 'promote@paydesk.local',
+    );
+    expect(entry.actorEmail).toBe('admin@paydesk.local');
+    expect(entry.details.department).toEqual(['sales', 'admin']);
+    expect(entry.details.capabilities).toEqual([[], ['bi', 'leads']]);
+  });
+
+  it('deactivating a user ends their sessions', async () => {
+    const id = await addUser(t.db, 'leaver@paydesk.local', 'finance');
+    const user = new Client(t.app);
+    await user.signin('leaver@paydesk.local');
+    const res = await admin.post('/api/app/users/update', {
+      id,
+      department: 'finance',
+      capabilities: [],
+      active: false,
+      isoId: null,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await user.post('/api/app/account/validateUser')).statusCode).toBe(401);
+  });
+
+  it('keeps at least one admin and refuses bad input', async () => {
+    const me = await userRow('admin@paydesk.local');
+    const self = await admin.post('/api/app/users/update', {
+      id: me.id,
+      department: 'sales',
+      capabilities: [],
+      active: true,
+      isoId: null,
+    });
+    expect(self.statusCode).toBe(400);
+    expect(self.json().message).toMatch(/your own admin access/);
+    const unknownCap = await admin.post('/api/app/users/update', {
+      id: me.id,
+      department: 'admin',
+      capabilities: ['root'],
+      active: true,
+      isoId: null,
+    });
+    expect(unknownCap.statusCode).toBe(400);
+    const noIso = await admin.post('/api/app/users/update', {
+      id: me.id,
+      department: 'admin',
+      capabilities: [],
+      active: true,
+      isoId: 99999,
+    });
+    expect(noIso.statusCode).toBe(400);
+    expect(noIso.json().message).toBe('No such ISO');
+    const noUser = await admin.post('/api/app/users/update', {
+      id: 99999,
+      department: 'admin',
+      capabilities: [],
+      active: true,
+      isoId: null,
+    });
+    expect(noUser.statusCode).toBe(404);
+    expect((await userRow('admin@paydesk.local')).capabilities).toHaveLength(8);
+  });
+
+  it('refuses the admin calls to every non-admin department', async () => {
+    for (const email of [
+      'sales.admin@paydesk.local',
+      'finance.admin@paydesk.local',
+      'sales@paydesk.local',
+      'finance@paydesk.local',
+    ]) {
+      const c = new Client(t.app);
+      await c.signin(email);
+      expect((await c.get('/api/app/users')).statusCode, email).toBe(403);
+      expect((await c.get('/api/app/audit')).statusCode, email).toBe(403);
+      expect((await c.get('/api/app/outbox')).statusCode, email).toBe(403);
+      const upd = await c.post('/api/app/users/update', {
+        id: 1,
+        department: 'admin',
+        capabilities: [],
+        active: true,
+        isoId: null,
+      });
+      expect(upd.statusCode, email).toBe(403);
+    }
+  });
+
+  it('pages the audit log and validates the query', async () => {
+    const page = (await admin.get('/api/app/audit?page=1&pageSize=2')).json();
+    expect(page.rows).toHaveLength(2);
+    expect(page.total).toBeGreaterThan(2);
+    expect((await admin.get('/api/app/audit?pageSize=5000')).statusCode).toBe(400);
+    expect((await admin.get('/api/app/audit?sort=id')).statusCode).toBe(400);
+  });
+
+  it('shows the outbox to the admin', async () => {
+    await new Client(t.app).post('/api/app/account/forgotpassword', { email: 'finance@paydesk.local' });
+    const mails = (await admin.get('/api/app/outbox')).json();
+    expect(mails[0]).toMatchObject({ to: 'finance@paydesk.local', subject: 'Reset your PayDesk password' });
+    expect(mails[0].text).toMatch(/\/reset\?code=/);
+  });
+});
