@@ -66,6 +66,10 @@ export interface Principal {
   capabilities: readonly Capability[];
 }
 
+export function isDepartment(value: string): value is Department {
+  return (DEPARTMENTS as readonly string[]).includes(value);
+}
+
 export function isCapability(value: string): value is Capability {
   return (CAPABILITIES as readonly string[]).includes(value);
 }

@@ -1,6 +1,10 @@
+import './zodConfig';
 export * from './access';
 export * from './contracts/account';
 export * from './contracts/admin';
 export * from './contracts/common';
 export * from './password';
 export * from './session';
+export * from './table';
+export * from './months';
+export * from './contracts/reports';

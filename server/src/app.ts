@@ -5,7 +5,9 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
+import { XLSX_MIME } from '@paydesk/domain';
 import { AppError } from './platform/errors';
+import { limitBytes, MAX_UPLOAD_BYTES } from './platform/uploads';
 import type { Deps } from './platform/http';
 import { configureCookies } from './platform/sessions';
 
@@ -39,6 +41,9 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
     },
   );
 
+  // Spreadsheet uploads arrive as the raw file and are read as a stream by the import (never buffered whole).
+  app.addContentTypeParser(XLSX_MIME, (_req, payload, done) => done(null, limitBytes(payload, MAX_UPLOAD_BYTES)));
+
   app.addHook('onSend', async (_req, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
@@ -67,10 +72,11 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   const indexHtml = path.join(webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    // wildcard: files are looked up per request, so a rebuilt bundle is served without a restart.
+    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.method !== 'GET') {
+    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
       return reply.code(404).send({ success: false, message: 'Not found' });
     }
     if (!hasWeb)

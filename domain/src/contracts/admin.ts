@@ -24,6 +24,12 @@ export interface UserRow {
   createdAt: string;
 }
 
+export interface UpdateUserAnswer {
+  success: true;
+  message: string;
+  user: UserRow;
+}
+
 export const updateUserBody = z.strictObject({
   id: z.number().int().positive(),
   department: z.enum(DEPARTMENTS),

@@ -1,3 +1,4 @@
+import '../zodConfig';
 import { z } from 'zod';
 
 /** A POST without a body: nothing may be sent but an empty object. */

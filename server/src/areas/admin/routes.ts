@@ -1,4 +1,4 @@
-import { adminPaths, auditQuery, type UserRow, updateUserBody } from '@paydesk/domain';
+import { adminPaths, auditQuery, type UpdateUserAnswer, updateUserBody } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
@@ -22,7 +22,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     access: 'manage_users',
     data: 'platform',
     input: updateUserBody,
-    handler: async ({ input, user, db, req }): Promise<{ success: true; message: string; user: UserRow }> => {
+    handler: async ({ input, user, db, req }): Promise<UpdateUserAnswer> => {
       const [before] = await listUsers(db, input.id);
       if (!before) throw notFound('No such user');
       if (input.id === user.id && (input.department !== 'admin' || !input.active)) {
@@ -97,7 +97,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
 }
 
 /** What an update changed, as { field: [before, after] }, for the audit log. */
-function changes(before: UserRow, after: UserRow): Record<string, unknown> {
+function changes(before: UpdateUserAnswer['user'], after: UpdateUserAnswer['user']): Record<string, unknown> {
   const fields = ['department', 'capabilities', 'active', 'locked', 'isoName'] as const;
   const out: Record<string, unknown> = {};
   for (const f of fields) {

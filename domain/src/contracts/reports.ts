@@ -1,0 +1,322 @@
+import { z } from 'zod';
+import { type ColumnDef, filterState, sortState, type TableDef, tableQuery } from '../table';
+
+/** Spec document 2 §2.5, §2.6, §2.9, §3, §7: Self Serve, Residual Self Serve, saved reports, Upload Data. */
+
+export const PROFILES = ['PayLo', 'Traditional', 'High Risk', 'Unassigned'] as const;
+export type Profile = (typeof PROFILES)[number];
+export const BANKS = ['CBCAL', 'PPS', 'Esquire', 'Chesapeake', 'FirstData'] as const;
+export type Bank = (typeof BANKS)[number];
+export const PROCESSORS = ['TSYS', 'PPS'] as const;
+export const MERCHANT_STATUSES = ['Open', 'Closed'] as const;
+
+const month = z
+  .string({ error: 'dt is required' })
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-01$/, 'dt must be the first day of a month, YYYY-MM-01');
+
+// ---------------------------------------------------------------- Self Serve
+
+export const SELF_SERVE_FIRST_MONTH = '2016-05-01';
+
+export const selfServeTable = {
+  columns: [
+    { id: 'banknum', label: 'Bank', type: 'text', filter: 'select', options: BANKS, sortable: true },
+    { id: 'groupname', label: 'ISO', type: 'text', filter: 'text', sortable: true },
+    { id: 'groupid', label: 'Group ID', type: 'text', filter: 'text', sortable: true, hidden: true },
+    { id: 'mid', label: 'MID', type: 'text', filter: 'text', sortable: true },
+    { id: 'dba', label: 'DBA', type: 'text', filter: 'text', sortable: true },
+    { id: 'legalname', label: 'Legal name', type: 'text', filter: 'text', sortable: true },
+    { id: 'merchprofile', label: 'Profile', type: 'text', filter: 'select', options: PROFILES, sortable: true },
+    { id: 'highrisk', label: 'High risk', type: 'text', filter: 'select', options: ['Y', 'N'], sortable: true },
+    { id: 'assocnum', label: 'Association', type: 'text', filter: 'text', sortable: true, hidden: true },
+    { id: 'sic', label: 'MCC', type: 'text', filter: 'text', sortable: true },
+    { id: 'merchstatus', label: 'Status', type: 'text', filter: 'select', options: MERCHANT_STATUSES, sortable: true },
+    { id: 'email', label: 'Email', type: 'text', filter: 'text', sortable: true },
+    { id: 'phone', label: 'Phone', type: 'text', filter: 'text', sortable: true },
+    { id: 'cbemail', label: 'Chargeback email', type: 'text', filter: 'text', sortable: true, hidden: true },
+    { id: 'Address', label: 'Address', type: 'text', filter: 'text', sortable: true, hidden: true },
+    { id: 'City', label: 'City', type: 'text', filter: 'text', sortable: true, hidden: true },
+    { id: 'State', label: 'State', type: 'text', filter: 'text', sortable: true, hidden: true },
+    { id: 'Zip', label: 'Zip', type: 'text', filter: 'text', sortable: true, hidden: true },
+    { id: 'fund', label: 'Funding', type: 'text', filter: 'select', options: ['Next Day', 'Standard'], sortable: true, hidden: true },
+    { id: 'activationd', label: 'Activated', type: 'date', filter: 'dateRange', sortable: true },
+    { id: 'opend', label: 'Opened', type: 'date', filter: 'dateRange', sortable: true },
+    { id: 'closed', label: 'Closed', type: 'date', filter: 'dateRange', sortable: true },
+    { id: 'tx_amt', label: 'Volume', type: 'money', filter: 'range', sortable: true },
+    { id: 'tx_cnt', label: 'Transactions', type: 'integer', filter: 'range', sortable: true },
+    { id: 'cb_amt', label: 'Chargeback $', type: 'money', filter: 'range', sortable: true },
+    { id: 'cb_cnt', label: 'Chargebacks', type: 'integer', filter: 'range', sortable: true },
+    { id: 'ref_amt', label: 'Refund $', type: 'money', filter: 'range', sortable: true },
+    { id: 'ref_cnt', label: 'Refunds', type: 'integer', filter: 'range', sortable: true },
+    { id: 'income', label: 'Income', type: 'money', filter: 'range', sortable: true },
+  ],
+  pageSizes: [10, 25, 1000],
+  defaultPageSize: 10,
+  defaultSort: [{ id: 'tx_amt', desc: true }],
+} as const satisfies TableDef;
+
+export type SelfServeColumn = (typeof selfServeTable.columns)[number]['id'];
+/** Money travels as exact decimal strings, counts as numbers, dates as YYYY-MM-DD. */
+export type SelfServeRow = Record<SelfServeColumn, string | number | null>;
+
+// ---------------------------------------------------------------- Residual Self Serve
+
+export const RESIDUAL_FIRST_MONTH = '2021-01-01';
+/** The latest residual month is two months before the current one. */
+export const RESIDUAL_LAG_MONTHS = 2;
+
+const money = (id: string, label: string, hidden = false): ColumnDef =>
+  ({ id, label, type: 'money', filter: 'range', sortable: true, ...(hidden ? { hidden } : {}) }) as const;
+
+export const residualTable = {
+  columns: [
+    { id: 'YearMonth', label: 'Month', type: 'text', sortable: true },
+    { id: 'MID', label: 'MID', type: 'text', filter: 'text', sortable: true },
+    { id: 'DBA', label: 'DBA', type: 'text', filter: 'text', sortable: true },
+    { id: 'Processor', label: 'Processor', type: 'text', filter: 'select', options: PROCESSORS, sortable: true },
+    { id: 'Agent', label: 'Agent (ISO)', type: 'text', filter: 'text', sortable: true },
+    { id: 'Office', label: 'Office', type: 'text', filter: 'text', sortable: true },
+    { id: 'PayoutSchedule', label: 'Payout schedule', type: 'text', filter: 'select', options: ['Monthly', 'Weekly'], sortable: true },
+    { id: 'PayoutTo', label: 'Payout to', type: 'text', filter: 'text', sortable: true },
+    { id: 'Transactions', label: 'Transactions', type: 'integer', filter: 'range', sortable: true },
+    money('Volume', 'Volume'),
+    money('Income', 'Income'),
+    money('Gross', 'Gross'),
+    money('Net', 'Net'),
+    money('ACHCollectedGross', 'ACH collected gross', true),
+    money('ACHCollectedPayout', 'ACH collected payout', true),
+    money('ACHCollectedNet', 'ACH collected net', true),
+    money('ACHRejectedGross', 'ACH rejected gross', true),
+    money('ACHRejectedNet', 'ACH rejected net', true),
+    money('RefundsGross', 'Refunds gross', true),
+    money('RefundsPayout', 'Refunds payout', true),
+    money('RefundsNet', 'Refunds net', true),
+    money('TotalGross', 'Total gross'),
+    money('TotalPayout', 'Total payout'),
+    money('TotalNet', 'Total net'),
+    money('Income1', 'Income (other)', true),
+    money('Expense', 'Expense'),
+    money('ProfitLoss', 'Profit / loss'),
+  ],
+  pageSizes: [10, 25, 1000],
+  defaultPageSize: 10,
+  defaultSort: [{ id: 'TotalNet', desc: true }],
+} as const satisfies TableDef;
+
+export type ResidualColumn = (typeof residualTable.columns)[number]['id'];
+export type ResidualRow = Record<ResidualColumn, string | number | null>;
+
+// ---------------------------------------------------------------- calls
+
+export const reportPaths = {
+  selfServe: '/api/selfserve',
+  searchSelfServe: '/api/searchselfserve',
+  selfServeQuery: '/api/selfserve/query',
+  selfServeExport: '/api/selfserve/export',
+  selfServeImport: '/api/selfserve/import',
+  residual: '/api/ResidualSelfServe',
+  searchResidual: '/api/searchResidualSelfServe',
+  residualQuery: '/api/ResidualSelfServe/query',
+  residualExport: '/api/ResidualSelfServe/export',
+  residualImport: '/api/ResidualSelfServe/import',
+  getAllReports: '/api/getallreports',
+  getReport: '/api/getreport',
+  saveReport: '/api/savereport',
+  deleteReport: '/api/deletereport',
+} as const;
+
+/** The spec's calls: the whole month's rows. */
+export const monthBody = z.strictObject({ dt: month });
+export const searchBody = z.strictObject({ val: z.string().max(100), dt: month.optional() });
+
+/** The table toolkit's calls: one page of the month's rows. */
+export const monthTableBody = tableQuery.extend({ dt: month });
+export type MonthTableBody = z.input<typeof monthTableBody>;
+
+export const monthExportBody = z.strictObject({
+  dt: month,
+  filters: z.array(filterState).max(60).default([]),
+  sort: z.array(sortState).max(3).default([]),
+  search: z.string().max(100).default(''),
+  /** Visible columns, in order; the file has these columns. */
+  columns: z.array(z.string().min(1).max(64)).min(1).max(100),
+});
+export type MonthExportBody = z.input<typeof monthExportBody>;
+
+// ---------------------------------------------------------------- saved reports
+
+/** Which table a saved report belongs to (self serve and residual share the spec's calls). */
+export const REPORT_TABLES = ['selfserve', 'residual', 'ach'] as const;
+export type ReportTable = (typeof REPORT_TABLES)[number];
+
+const reportTable = z.enum(REPORT_TABLES).default('selfserve');
+const reportName = z.string().trim().min(1, 'Give the report a name').max(100, 'The name is too long');
+
+export const getAllReportsBody = z.strictObject({ email: z.string().max(254), table: reportTable });
+export const getReportBody = z.strictObject({ email: z.string().max(254), name: reportName, table: reportTable });
+export const deleteReportBody = getReportBody;
+export const saveReportBody = z.strictObject({
+  email: z.string().max(254),
+  name: z.string().max(100).optional(),
+  saveTextboxVal: reportName,
+  /** JSON text of the filters (and sort and search) */
+  filtr: z.string().max(20_000),
+  /** JSON text of the visible column ids */
+  visCol: z.string().max(5_000),
+  table: reportTable,
+});
+export type SaveReportBody = z.input<typeof saveReportBody>;
+
+/** What a report stores in `filtr`. */
+export const savedFilters = z.strictObject({
+  filters: z.array(filterState).max(60),
+  sort: z.array(sortState).max(3).default([]),
+  search: z.string().max(100).default(''),
+  pageSize: z.number().int().min(1).max(1000).optional(),
+});
+export type SavedFilters = z.infer<typeof savedFilters>;
+export const savedColumns = z.array(z.string().min(1).max(64)).max(100);
+
+export interface SavedReportName {
+  reportName: string;
+}
+export interface SavedReport {
+  reportName: string;
+  filters: string;
+  columns: string;
+}
+
+// ---------------------------------------------------------------- Upload Data
+
+export const UPLOAD_TYPES = ['adjustments', 'schedulea', 'residual_tsys', 'residual_pps'] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];
+
+export interface UploadColumn {
+  header: string;
+  type: 'text' | 'month' | 'date' | 'money' | 'integer' | 'decimal';
+  required: boolean;
+}
+
+const residualUploadColumns: readonly UploadColumn[] = [
+  { header: 'YearMonth', type: 'month', required: true },
+  { header: 'MID', type: 'text', required: true },
+  { header: 'DBA', type: 'text', required: false },
+  { header: 'Agent', type: 'text', required: false },
+  { header: 'Office', type: 'text', required: false },
+  { header: 'PayoutSchedule', type: 'text', required: false },
+  { header: 'PayoutTo', type: 'text', required: false },
+  { header: 'Transactions', type: 'integer', required: true },
+  { header: 'Volume', type: 'money', required: true },
+  { header: 'Income', type: 'money', required: true },
+  { header: 'Gross', type: 'money', required: true },
+  { header: 'Net', type: 'money', required: true },
+  { header: 'ACHCollectedGross', type: 'money', required: false },
+  { header: 'ACHCollectedPayout', type: 'money', required: false },
+  { header: 'ACHCollectedNet', type: 'money', required: false },
+  { header: 'ACHRejectedGross', type: 'money', required: false },
+  { header: 'ACHRejectedNet', type: 'money', required: false },
+  { header: 'RefundsGross', type: 'money', required: false },
+  { header: 'RefundsPayout', type: 'money', required: false },
+  { header: 'RefundsNet', type: 'money', required: false },
+  { header: 'TotalGross', type: 'money', required: true },
+  { header: 'TotalPayout', type: 'money', required: true },
+  { header: 'TotalNet', type: 'money', required: true },
+  { header: 'Income1', type: 'money', required: false },
+  { header: 'Expense', type: 'money', required: true },
+  { header: 'ProfitLoss', type: 'money', required: true },
+];
+
+/** Each upload type's file layout: the first sheet, a header row, then one record per row in this order. */
+export const uploadTypes: Record<UploadType, { label: string; columns: readonly UploadColumn[]; replaces: string }> = {
+  adjustments: {
+    label: 'Adjustments',
+    columns: [
+      { header: 'YearMonth', type: 'month', required: true },
+      { header: 'MID', type: 'text', required: true },
+      { header: 'Category', type: 'text', required: true },
+      { header: 'Description', type: 'text', required: false },
+      { header: 'Amount', type: 'money', required: true },
+    ],
+    replaces: 'the adjustments of every month in the file',
+  },
+  schedulea: {
+    label: 'ScheduleA',
+    columns: [
+      { header: 'ISO', type: 'text', required: true },
+      { header: 'Item', type: 'text', required: true },
+      { header: 'Category', type: 'text', required: true },
+      { header: 'RateBps', type: 'decimal', required: false },
+      { header: 'PerItem', type: 'money', required: false },
+      { header: 'EffectiveDate', type: 'date', required: true },
+    ],
+    replaces: 'the Schedule A of every ISO and effective date in the file',
+  },
+  residual_tsys: {
+    label: 'Residual_TSYS',
+    columns: residualUploadColumns,
+    replaces: 'the TSYS residuals of every month in the file',
+  },
+  residual_pps: {
+    label: 'Residual_PPS',
+    columns: residualUploadColumns,
+    replaces: 'the PPS residuals of every month in the file',
+  },
+};
+
+export const uploadPath = (type: UploadType) => `/api/upload${type}`;
+export const uploadExportPath = (type: UploadType) => `/api/${type}`;
+export const uploadExportFilePath = (type: UploadType) => `/api/${type}/export`;
+
+/** The spec's JSON form of an upload: the rows after the header, as arrays. */
+export const uploadJsonBody = z.strictObject({
+  records: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(100)).max(200_000),
+  filename: z.string().max(255).regex(/\.xlsx$/i, 'Only .xlsx files can be imported'),
+});
+
+export const uploadExportBody = z.strictObject({ month: month.optional() });
+
+export interface ImportProblem {
+  /** Row number in the sheet (the header is row 1). */
+  row: number;
+  column?: string;
+  message: string;
+}
+
+export interface ImportAnswer {
+  success: boolean;
+  message: string;
+  rows?: number;
+  problems?: ImportProblem[];
+}
+
+/** At most this many problems are reported for a rejected file. */
+export const MAX_IMPORT_PROBLEMS = 100;
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+
+/**
+ * Import XLSX on Self Serve: one month's activity per MID for the month on screen (re-importing a MID's
+ * month replaces it). Column headers are the Self Serve column ids.
+ */
+export const selfServeImportColumns: readonly UploadColumn[] = [
+  { header: 'mid', type: 'text', required: true },
+  { header: 'tx_amt', type: 'money', required: true },
+  { header: 'tx_cnt', type: 'integer', required: true },
+  { header: 'cb_amt', type: 'money', required: true },
+  { header: 'cb_cnt', type: 'integer', required: true },
+  { header: 'ref_amt', type: 'money', required: true },
+  { header: 'ref_cnt', type: 'integer', required: true },
+  { header: 'income', type: 'money', required: true },
+];
+
+/**
+ * Import XLSX on Residual Self Serve: residual rows in the table's full column order (an export with every
+ * column shown imports back as it is); each (processor, month) in the file is replaced.
+ */
+export const residualImportColumns: readonly UploadColumn[] = [
+  ...residualUploadColumns.slice(0, 3),
+  { header: 'Processor', type: 'text', required: true },
+  ...residualUploadColumns.slice(3),
+];
+
+export const monthImportQuery = z.strictObject({ dt: month });

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/**
+ * The table toolkit's contract: every table in the product is described by column definitions and asked
+ * for with a TableQuery. Filtering, sorting and paging happen on the server over the whitelisted columns.
+ */
+
+/** How a column's values are shown and exported. */
+export type ColumnType = 'text' | 'integer' | 'money' | 'decimal' | 'date' | 'percent';
+
+/** How a column can be filtered: text by case-insensitive prefix, whole-number range, date range, or a set of values. */
+export type FilterKind = 'text' | 'range' | 'dateRange' | 'select';
+
+export interface ColumnDef<Id extends string = string> {
+  id: Id;
+  label: string;
+  type: ColumnType;
+  filter?: FilterKind;
+  /** Values offered by a select filter. */
+  options?: readonly string[];
+  /** Hidden until the user shows it. */
+  hidden?: boolean;
+  sortable?: boolean;
+}
+
+export interface TableDef<Id extends string = string> {
+  columns: readonly ColumnDef<Id>[];
+  pageSizes: readonly number[];
+  defaultPageSize: number;
+  defaultSort: readonly SortState[];
+}
+
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+    message: 'Not a real date',
+  });
+
+const columnId = z.string().min(1).max(64);
+const wholeNumber = z.number().int('Range filters take whole numbers').min(-1e12).max(1e12);
+
+export const filterState = z.discriminatedUnion('kind', [
+  z.strictObject({ id: columnId, kind: z.literal('text'), value: z.string().max(100) }),
+  z
+    .strictObject({ id: columnId, kind: z.literal('range'), min: wholeNumber.nullable(), max: wholeNumber.nullable() })
+    .refine((f) => f.min === null || f.max === null || f.min <= f.max, { message: 'The minimum must not exceed the maximum' }),
+  z
+    .strictObject({ id: columnId, kind: z.literal('dateRange'), from: isoDate.nullable(), to: isoDate.nullable() })
+    .refine((f) => f.from === null || f.to === null || f.from <= f.to, { message: 'The start date must not be after the end date' }),
+  z.strictObject({ id: columnId, kind: z.literal('select'), values: z.array(z.string().max(100)).max(100) }),
+]);
+export type FilterState = z.infer<typeof filterState>;
+
+export const sortState = z.strictObject({ id: columnId, desc: z.boolean() });
+export type SortState = z.infer<typeof sortState>;
+
+/** What a table asks for; the same state is kept in the URL and saved in a report. */
+export const tableQuery = z.strictObject({
+  filters: z.array(filterState).max(60).default([]),
+  sort: z.array(sortState).max(3).default([]),
+  /** The search box: a case-insensitive prefix matched against the table's searchable columns. */
+  search: z.string().max(100).default(''),
+  page: z.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.number().int().min(1).max(1000).default(10),
+});
+export type TableQuery = z.input<typeof tableQuery>;
+
+export interface TablePage<Row> {
+  rows: Row[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Rows of a preview before an export. */
+export const EXPORT_PREVIEW_ROWS = 10;
+export const SEARCH_DEBOUNCE_MS = 1000;
+export const TOAST_MS = 3000;

@@ -1,0 +1,37 @@
+import { hasPermission, type Permission, type Principal } from '@paydesk/domain';
+import {
+  IconChartBar,
+  IconKey,
+  IconListDetails,
+  IconMail,
+  type IconProps,
+  IconUserPlus,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+
+export interface MenuEntry {
+  label: string;
+  path: string;
+  icon: ComponentType<IconProps>;
+  /** Absent: every signed-in user sees the entry. */
+  permission?: Permission;
+}
+
+/** The side menu, in display order. An entry is added here when its screen exists. */
+export const MENU: readonly MenuEntry[] = [
+  { label: 'Sales', path: '/sales', icon: IconChartBar },
+  { label: 'Change Password', path: '/changePassword', icon: IconKey },
+  { label: 'Register', path: '/register', icon: IconUserPlus, permission: 'manage_users' },
+  { label: 'Users', path: '/users', icon: IconUsers, permission: 'manage_users' },
+  { label: 'Audit log', path: '/audit', icon: IconListDetails, permission: 'manage_users' },
+  { label: 'Outbox', path: '/outbox', icon: IconMail, permission: 'read_outbox' },
+];
+
+/** The entries this user may open; the server refuses the rest anyway, the menu only hides them. */
+export function visibleMenu<E extends Pick<MenuEntry, 'permission'>>(
+  user: Principal,
+  entries: readonly E[],
+): E[] {
+  return entries.filter((entry) => entry.permission === undefined || hasPermission(user, entry.permission));
+}

@@ -1,0 +1,89 @@
+import { accountPaths, type SessionUser, type ValidateAnswer } from '@paydesk/domain';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { post, setSessionEndedHandler } from './api';
+
+/** What the login page may show when the app sent the user there (idle sign-out, changed password). */
+export interface LoginNotice {
+  notice?: string;
+}
+
+interface SessionContextValue {
+  /** The signed-in user as last confirmed by the server; null when signed out or not yet checked. */
+  user: SessionUser | null;
+  /** Asks the server whether the session is still valid. Resolves to the user, or null when it is not. */
+  validate: () => Promise<SessionUser | null>;
+  /** Adopts the user a successful sign-in returned. */
+  signedIn: (user: SessionUser) => void;
+  /** Signs out on the server, forgets the user and goes to /login. */
+  signOut: (notice?: string) => Promise<void>;
+  /** Forgets the user and goes to /login without calling the server (it already ended the session). */
+  endSession: (notice?: string) => void;
+}
+
+const SessionContext = createContext<SessionContextValue | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const endSession = useCallback(
+    (notice?: string) => {
+      setUser(null);
+      // Nothing one user loaded may show to the next one signing in on this browser.
+      queryClient.clear();
+      const state: LoginNotice = notice ? { notice } : {};
+      navigate('/login', { replace: true, state });
+    },
+    [navigate, queryClient],
+  );
+
+  const validate = useCallback(async () => {
+    try {
+      const answer = await post<ValidateAnswer>(accountPaths.validateUser, {});
+      setUser(answer.user);
+      return answer.user;
+    } catch {
+      setUser(null);
+      return null;
+    }
+  }, []);
+
+  const signOut = useCallback(
+    async (notice?: string) => {
+      try {
+        await post(accountPaths.signout, {});
+      } catch {
+        // The server clears its cookies when it can; leaving the app must not depend on it.
+      }
+      endSession(notice);
+    },
+    [endSession],
+  );
+
+  useEffect(
+    () => setSessionEndedHandler(() => endSession('Your session has ended. Please sign in again.')),
+    [endSession],
+  );
+
+  const value = useMemo(
+    () => ({ user, validate, signedIn: setUser, signOut, endSession }),
+    [user, validate, signOut, endSession],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionContextValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession must be used inside SessionProvider');
+  return value;
+}
+
+/** The signed-in user, for screens rendered inside the protected layout (which waits for one). */
+export function useSessionUser(): SessionUser {
+  const { user } = useSession();
+  if (!user) throw new Error('useSessionUser must be used inside the protected layout');
+  return user;
+}

@@ -1,0 +1,47 @@
+import { Center, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Brand } from './Brand';
+
+interface PublicLayoutProps {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}
+
+/** The centred card of the public pages (sign-in, forgot and reset password). */
+export function PublicLayout({ title, description, children }: PublicLayoutProps) {
+  return (
+    <Center
+      mih="100vh"
+      p="md"
+      style={{
+        background:
+          'radial-gradient(circle at 20% 0%, var(--mantine-color-indigo-1), transparent 55%), radial-gradient(circle at 100% 100%, var(--mantine-color-cyan-1), transparent 50%), var(--mantine-color-gray-0)',
+      }}
+    >
+      <Stack w="100%" maw={420} gap="lg">
+        <Center>
+          <Brand size="lg" />
+        </Center>
+        <Paper withBorder shadow="md" radius="lg" p="xl">
+          <Stack gap="lg">
+            <Stack gap={4}>
+              <Title order={2} fz={22}>
+                {title}
+              </Title>
+              {description && (
+                <Text c="dimmed" fz="sm">
+                  {description}
+                </Text>
+              )}
+            </Stack>
+            {children}
+          </Stack>
+        </Paper>
+        <Text c="dimmed" fz="xs" ta="center">
+          PayDesk back office · for staff and partner ISOs
+        </Text>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,96 @@
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import {
+  accountPaths,
+  FORGOT_PASSWORD_MESSAGE,
+  FORGOT_REDIRECT_MS,
+  type MessageAnswer,
+} from '@paydesk/domain';
+import { IconArrowLeft, IconAt, IconSend } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { post } from '../../app/api';
+import { FormAlert } from '../../components/FormAlert';
+import { PublicLayout } from '../../components/PublicLayout';
+
+const FAILURE = 'Something went wrong! please try again';
+
+export default function ForgotScreen() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!sent) return;
+    const timer = setTimeout(() => navigate('/login', { replace: true }), FORGOT_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [sent, navigate]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (email.trim() === '') return;
+    setLoading(true);
+    setError(null);
+    try {
+      const answer = await post<MessageAnswer>(accountPaths.forgotPassword, { email: email.trim() });
+      if (answer.success) setSent(true);
+      else setError(FAILURE);
+    } catch {
+      setError(FAILURE);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <PublicLayout
+      title="Forgot password"
+      description="Enter the e-mail address you sign in with and we will send you a link to choose a new password."
+    >
+      {sent ? (
+        <Stack gap="md">
+          <FormAlert kind="success">{FORGOT_PASSWORD_MESSAGE}</FormAlert>
+          <Text c="dimmed" fz="sm">
+            Taking you back to the sign-in page in {FORGOT_REDIRECT_MS / 1000} seconds.
+          </Text>
+          <Anchor component={Link} to="/login" fz="sm">
+            Go to sign in now
+          </Anchor>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <TextInput
+              label="Email"
+              type="email"
+              autoComplete="username"
+              placeholder="you@company.com"
+              leftSection={<IconAt size={16} />}
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value.toLowerCase())}
+              required
+              withAsterisk={false}
+              autoFocus
+            />
+            <Button
+              type="submit"
+              fullWidth
+              size="md"
+              loading={loading}
+              disabled={email.trim() === ''}
+              leftSection={<IconSend size={18} />}
+            >
+              Send
+            </Button>
+            {error && <FormAlert kind="error">{error}</FormAlert>}
+            <Anchor component={Link} to="/login" fz="sm">
+              <IconArrowLeft size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
+              Back to sign in
+            </Anchor>
+          </Stack>
+        </form>
+      )}
+    </PublicLayout>
+  );
+}

@@ -1,0 +1,108 @@
+import { Button, Paper, Stack, TextInput } from '@mantine/core';
+import { accountPaths, type Department, type MessageAnswer, PASSWORD_HINT } from '@paydesk/domain';
+import { IconAt, IconUserPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { errorMessage, post } from '../../app/api';
+import { adminKeys } from '../../app/queryKeys';
+import { DepartmentSelect } from '../../components/DepartmentSelect';
+import { FormAlert } from '../../components/FormAlert';
+import { RequirePermission } from '../../components/NoAccess';
+import { PageHeader } from '../../components/PageHeader';
+import { PasswordField } from '../../components/PasswordField';
+
+function RegisterForm() {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [department, setDepartment] = useState<Department | null>(null);
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [outcome, setOutcome] = useState<{ kind: 'success' | 'error'; message: string } | null>(null);
+
+  const mismatch = confirm !== '' && password !== confirm;
+  const ready = email.trim() !== '' && department !== null && password !== '' && confirm !== '' && !mismatch;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready) return;
+    setLoading(true);
+    setOutcome(null);
+    try {
+      const answer = await post<MessageAnswer>(accountPaths.register, {
+        email: email.trim(),
+        department,
+        password,
+        confirmpassword: confirm,
+      });
+      if (answer.success) {
+        setEmail('');
+        setDepartment(null);
+        setPassword('');
+        setConfirm('');
+        await queryClient.invalidateQueries({ queryKey: adminKeys.users() });
+      }
+      setOutcome({
+        kind: answer.success ? 'success' : 'error',
+        message:
+          answer.message || (answer.success ? 'The user was registered.' : 'The user was not registered.'),
+      });
+    } catch (failure) {
+      setOutcome({
+        kind: 'error',
+        message: errorMessage(failure, 'The user was not registered. Please try again.'),
+      });
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Paper withBorder radius="lg" p="xl" maw={520}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="off"
+            placeholder="new.user@company.com"
+            leftSection={<IconAt size={16} />}
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value.toLowerCase())}
+          />
+          <DepartmentSelect value={department} onChange={setDepartment} />
+          <PasswordField
+            label="New password"
+            description={PASSWORD_HINT}
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+          />
+          <PasswordField
+            label="Confirm password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(event) => setConfirm(event.currentTarget.value)}
+            error={mismatch ? 'Password and confirm password do not match' : undefined}
+          />
+          <Button type="submit" loading={loading} disabled={!ready} leftSection={<IconUserPlus size={16} />}>
+            Register
+          </Button>
+          {outcome && <FormAlert kind={outcome.kind}>{outcome.message}</FormAlert>}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+export default function RegisterScreen() {
+  return (
+    <RequirePermission permission="manage_users">
+      <PageHeader
+        title="Register a user"
+        description="Create a PayDesk sign-in. Extra permissions and an ISO are set afterwards on the Users screen."
+      />
+      <RegisterForm />
+    </RequirePermission>
+  );
+}

@@ -1,0 +1,125 @@
+import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { accountPaths, type MessageAnswer, PASSWORD_HINT, PASSWORD_MIN_LENGTH } from '@paydesk/domain';
+import { IconArrowLeft, IconLockCheck } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { errorMessage, post } from '../../app/api';
+import { FormAlert } from '../../components/FormAlert';
+import { FullPageLoader } from '../../components/Loading';
+import { PasswordField } from '../../components/PasswordField';
+import { PublicLayout } from '../../components/PublicLayout';
+
+const FAILURE = 'Something went wrong! please try again';
+const TOO_SHORT = 'Password length must be 8 characters or more';
+const INVALID_LINK =
+  'This password reset link is not valid or has expired. Ask for a new one from “Forgot password?”.';
+const REDIRECT_MS = 4_000;
+
+export default function ResetScreen() {
+  const navigate = useNavigate();
+  const code = useSearchParams()[0].get('code') ?? '';
+  const [checked, setChecked] = useState(false);
+  const [password, setPassword] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  // Spec document 1 §2: the code is checked on load; a failed check goes to /login.
+  useEffect(() => {
+    let current = true;
+    const leave = () => {
+      if (current) navigate('/login', { replace: true, state: { notice: INVALID_LINK } });
+    };
+    if (code === '') {
+      leave();
+    } else {
+      post<MessageAnswer>(accountPaths.checkResetPassword, { code }).then(
+        (answer) => (answer.success ? current && setChecked(true) : leave()),
+        leave,
+      );
+    }
+    return () => {
+      current = false;
+    };
+  }, [code, navigate]);
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(
+      () => navigate('/login', { replace: true, state: { notice: done } }),
+      REDIRECT_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password.length < PASSWORD_MIN_LENGTH) {
+      setError(TOO_SHORT);
+      return;
+    }
+    setLoading(true);
+    setError(null);
+    try {
+      const answer = await post<MessageAnswer>(accountPaths.resetPassword, { code, password });
+      if (answer.success)
+        setDone(answer.message || 'Your password was changed. Sign in with your new password.');
+      else setError(answer.message || FAILURE);
+    } catch (failure) {
+      setError(errorMessage(failure, FAILURE));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  if (!checked) return <FullPageLoader label="Checking your reset link…" />;
+
+  return (
+    <PublicLayout title="Choose a new password" description="The new password replaces your current one.">
+      {done ? (
+        <Stack gap="md">
+          <FormAlert kind="success">{done}</FormAlert>
+          <Text c="dimmed" fz="sm">
+            Taking you to the sign-in page…
+          </Text>
+          <Anchor component={Link} to="/login" fz="sm">
+            Go to sign in now
+          </Anchor>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <PasswordField
+              label="New password"
+              description={PASSWORD_HINT}
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => {
+                setPassword(event.currentTarget.value);
+                setError(null);
+              }}
+              required
+              withAsterisk={false}
+              autoFocus
+            />
+            <Button
+              type="submit"
+              fullWidth
+              size="md"
+              loading={loading}
+              disabled={password === ''}
+              leftSection={<IconLockCheck size={18} />}
+            >
+              Reset password
+            </Button>
+            {error && <FormAlert kind="error">{error}</FormAlert>}
+            <Anchor component={Link} to="/login" fz="sm">
+              <IconArrowLeft size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
+              Back to sign in
+            </Anchor>
+          </Stack>
+        </form>
+      )}
+    </PublicLayout>
+  );
+}
