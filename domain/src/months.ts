@@ -19,7 +19,11 @@ export function monthRange(first: string, last: string): string[] {
 
 export function monthLabel(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(Date.UTC(y, m - 1, 1)).toLocaleString('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }
 
 export const isMonthStart = (s: string) => /^\d{4}-(0[1-9]|1[0-2])-01$/.test(s);

@@ -33,9 +33,13 @@ export interface TableDef<Id extends string = string> {
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-    message: 'Not a real date',
-  });
+  .refine(
+    (s) =>
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    {
+      message: 'Not a real date',
+    },
+  );
 
 const columnId = z.string().min(1).max(64);
 const wholeNumber = z.number().int('Range filters take whole numbers').min(-1e12).max(1e12);
@@ -43,11 +47,25 @@ const wholeNumber = z.number().int('Range filters take whole numbers').min(-1e12
 export const filterState = z.discriminatedUnion('kind', [
   z.strictObject({ id: columnId, kind: z.literal('text'), value: z.string().max(100) }),
   z
-    .strictObject({ id: columnId, kind: z.literal('range'), min: wholeNumber.nullable(), max: wholeNumber.nullable() })
-    .refine((f) => f.min === null || f.max === null || f.min <= f.max, { message: 'The minimum must not exceed the maximum' }),
+    .strictObject({
+      id: columnId,
+      kind: z.literal('range'),
+      min: wholeNumber.nullable(),
+      max: wholeNumber.nullable(),
+    })
+    .refine((f) => f.min === null || f.max === null || f.min <= f.max, {
+      message: 'The minimum must not exceed the maximum',
+    }),
   z
-    .strictObject({ id: columnId, kind: z.literal('dateRange'), from: isoDate.nullable(), to: isoDate.nullable() })
-    .refine((f) => f.from === null || f.to === null || f.from <= f.to, { message: 'The start date must not be after the end date' }),
+    .strictObject({
+      id: columnId,
+      kind: z.literal('dateRange'),
+      from: isoDate.nullable(),
+      to: isoDate.nullable(),
+    })
+    .refine((f) => f.from === null || f.to === null || f.from <= f.to, {
+      message: 'The start date must not be after the end date',
+    }),
   z.strictObject({ id: columnId, kind: z.literal('select'), values: z.array(z.string().max(100)).max(100) }),
 ]);
 export type FilterState = z.infer<typeof filterState>;

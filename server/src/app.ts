@@ -2,14 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import { XLSX_MIME } from '@paydesk/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
-import { XLSX_MIME } from '@paydesk/domain';
+import { reportRoutes } from './areas/reports/routes';
+import { savedReportRoutes } from './areas/reports/savedReports';
+import { uploadRoutes } from './areas/uploads/routes';
 import { AppError } from './platform/errors';
-import { limitBytes, MAX_UPLOAD_BYTES } from './platform/uploads';
 import type { Deps } from './platform/http';
 import { configureCookies } from './platform/sessions';
+import { limitBytes, MAX_UPLOAD_BYTES } from './platform/uploads';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -42,15 +45,18 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   );
 
   // Spreadsheet uploads arrive as the raw file and are read as a stream by the import (never buffered whole).
-  app.addContentTypeParser(XLSX_MIME, (_req, payload, done) => done(null, limitBytes(payload, MAX_UPLOAD_BYTES)));
+  app.addContentTypeParser(XLSX_MIME, (_req, payload, done) =>
+    done(null, limitBytes(payload, MAX_UPLOAD_BYTES)),
+  );
 
   app.addHook('onSend', async (_req, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
 
   app.setErrorHandler((error, req, reply) => {
-    if (error instanceof AppError)
-      return reply.code(error.status).send({ success: false, message: error.message });
+    if (error instanceof AppError) {
+      return reply.code(error.status).send({ success: false, message: error.message, ...error.extra });
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 415)
       return reply.code(415).send({ success: false, message: 'Send the request body as JSON' });
@@ -67,6 +73,9 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
 
   accountRoutes(app, deps);
   adminRoutes(app, deps);
+  reportRoutes(app, deps);
+  savedReportRoutes(app, deps);
+  uploadRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;
   const indexHtml = path.join(webDist, 'index.html');

@@ -17,8 +17,13 @@ const credentialsFile = path.join(config.DATA_DIR, 'demo-credentials.txt');
 let demoPassword: string | null = null;
 if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
   demoPassword = config.DEMO_PASSWORD ?? `Pd!${randomToken(9)}7a`;
-  console.log('Filling the empty database with demo data…');
-  await seedDemo(db, demoPassword);
+  console.log(`Filling the empty database with ${config.SEED_SCALE} demo data…`);
+  const report = await seedDemo(db, {
+    password: demoPassword,
+    scale: config.SEED_SCALE,
+    log: (l) => console.log(l),
+  });
+  console.log(`Demo data ready in ${report.seconds} s.`);
   fs.mkdirSync(path.dirname(credentialsFile), { recursive: true });
   fs.writeFileSync(credentialsFile, `${demoPassword}\n`, { mode: 0o600 });
 } else if (fs.existsSync(credentialsFile)) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Capability, Department } from '@paydesk/domain';
+import { XLSX_MIME } from '@paydesk/domain';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app';
@@ -22,7 +23,7 @@ export async function testDatabase(): Promise<{ db: Db; kind: string; close: () 
   if (!serverUrl) {
     const c = await connect({ pgliteDir: 'memory://' });
     await migrateToLatest(c.db);
-    await seedDemo(c.db, DEMO_PASSWORD);
+    await seedDemo(c.db, { password: DEMO_PASSWORD, scale: 'test' });
     return c;
   }
   const name = `paydesk_test_${randomBytes(6).toString('hex')}`;
@@ -33,7 +34,7 @@ export async function testDatabase(): Promise<{ db: Db; kind: string; close: () 
   url.pathname = `/${name}`;
   const c = await connect({ databaseUrl: url.toString() });
   await migrateToLatest(c.db);
-  await seedDemo(c.db, DEMO_PASSWORD);
+  await seedDemo(c.db, { password: DEMO_PASSWORD, scale: 'test' });
   return {
     db: c.db,
     kind: c.kind,
@@ -87,6 +88,18 @@ export class Client {
         ...headers,
       },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    this.keep(res);
+    return res;
+  }
+
+  /** Posts a spreadsheet as the raw request body, as the web app's import does. */
+  async upload(url: string, file: Buffer): Promise<LightMyRequestResponse> {
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': XLSX_MIME, cookie: this.cookieHeader() },
+      payload: file,
     });
     this.keep(res);
     return res;

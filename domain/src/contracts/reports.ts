@@ -26,11 +26,32 @@ export const selfServeTable = {
     { id: 'mid', label: 'MID', type: 'text', filter: 'text', sortable: true },
     { id: 'dba', label: 'DBA', type: 'text', filter: 'text', sortable: true },
     { id: 'legalname', label: 'Legal name', type: 'text', filter: 'text', sortable: true },
-    { id: 'merchprofile', label: 'Profile', type: 'text', filter: 'select', options: PROFILES, sortable: true },
-    { id: 'highrisk', label: 'High risk', type: 'text', filter: 'select', options: ['Y', 'N'], sortable: true },
+    {
+      id: 'merchprofile',
+      label: 'Profile',
+      type: 'text',
+      filter: 'select',
+      options: PROFILES,
+      sortable: true,
+    },
+    {
+      id: 'highrisk',
+      label: 'High risk',
+      type: 'text',
+      filter: 'select',
+      options: ['Y', 'N'],
+      sortable: true,
+    },
     { id: 'assocnum', label: 'Association', type: 'text', filter: 'text', sortable: true, hidden: true },
     { id: 'sic', label: 'MCC', type: 'text', filter: 'text', sortable: true },
-    { id: 'merchstatus', label: 'Status', type: 'text', filter: 'select', options: MERCHANT_STATUSES, sortable: true },
+    {
+      id: 'merchstatus',
+      label: 'Status',
+      type: 'text',
+      filter: 'select',
+      options: MERCHANT_STATUSES,
+      sortable: true,
+    },
     { id: 'email', label: 'Email', type: 'text', filter: 'text', sortable: true },
     { id: 'phone', label: 'Phone', type: 'text', filter: 'text', sortable: true },
     { id: 'cbemail', label: 'Chargeback email', type: 'text', filter: 'text', sortable: true, hidden: true },
@@ -38,7 +59,15 @@ export const selfServeTable = {
     { id: 'City', label: 'City', type: 'text', filter: 'text', sortable: true, hidden: true },
     { id: 'State', label: 'State', type: 'text', filter: 'text', sortable: true, hidden: true },
     { id: 'Zip', label: 'Zip', type: 'text', filter: 'text', sortable: true, hidden: true },
-    { id: 'fund', label: 'Funding', type: 'text', filter: 'select', options: ['Next Day', 'Standard'], sortable: true, hidden: true },
+    {
+      id: 'fund',
+      label: 'Funding',
+      type: 'text',
+      filter: 'select',
+      options: ['Next Day', 'Standard'],
+      sortable: true,
+      hidden: true,
+    },
     { id: 'activationd', label: 'Activated', type: 'date', filter: 'dateRange', sortable: true },
     { id: 'opend', label: 'Opened', type: 'date', filter: 'dateRange', sortable: true },
     { id: 'closed', label: 'Closed', type: 'date', filter: 'dateRange', sortable: true },
@@ -73,10 +102,24 @@ export const residualTable = {
     { id: 'YearMonth', label: 'Month', type: 'text', sortable: true },
     { id: 'MID', label: 'MID', type: 'text', filter: 'text', sortable: true },
     { id: 'DBA', label: 'DBA', type: 'text', filter: 'text', sortable: true },
-    { id: 'Processor', label: 'Processor', type: 'text', filter: 'select', options: PROCESSORS, sortable: true },
+    {
+      id: 'Processor',
+      label: 'Processor',
+      type: 'text',
+      filter: 'select',
+      options: PROCESSORS,
+      sortable: true,
+    },
     { id: 'Agent', label: 'Agent (ISO)', type: 'text', filter: 'text', sortable: true },
     { id: 'Office', label: 'Office', type: 'text', filter: 'text', sortable: true },
-    { id: 'PayoutSchedule', label: 'Payout schedule', type: 'text', filter: 'select', options: ['Monthly', 'Weekly'], sortable: true },
+    {
+      id: 'PayoutSchedule',
+      label: 'Payout schedule',
+      type: 'text',
+      filter: 'select',
+      options: ['Monthly', 'Weekly'],
+      sortable: true,
+    },
     { id: 'PayoutTo', label: 'Payout to', type: 'text', filter: 'text', sortable: true },
     { id: 'Transactions', label: 'Transactions', type: 'integer', filter: 'range', sortable: true },
     money('Volume', 'Volume'),
@@ -153,7 +196,11 @@ const reportTable = z.enum(REPORT_TABLES).default('selfserve');
 const reportName = z.string().trim().min(1, 'Give the report a name').max(100, 'The name is too long');
 
 export const getAllReportsBody = z.strictObject({ email: z.string().max(254), table: reportTable });
-export const getReportBody = z.strictObject({ email: z.string().max(254), name: reportName, table: reportTable });
+export const getReportBody = z.strictObject({
+  email: z.string().max(254),
+  name: reportName,
+  table: reportTable,
+});
 export const deleteReportBody = getReportBody;
 export const saveReportBody = z.strictObject({
   email: z.string().max(254),
@@ -227,7 +274,10 @@ const residualUploadColumns: readonly UploadColumn[] = [
 ];
 
 /** Each upload type's file layout: the first sheet, a header row, then one record per row in this order. */
-export const uploadTypes: Record<UploadType, { label: string; columns: readonly UploadColumn[]; replaces: string }> = {
+export const uploadTypes: Record<
+  UploadType,
+  { label: string; columns: readonly UploadColumn[]; replaces: string }
+> = {
   adjustments: {
     label: 'Adjustments',
     columns: [
@@ -270,7 +320,10 @@ export const uploadExportFilePath = (type: UploadType) => `/api/${type}/export`;
 /** The spec's JSON form of an upload: the rows after the header, as arrays. */
 export const uploadJsonBody = z.strictObject({
   records: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(100)).max(200_000),
-  filename: z.string().max(255).regex(/\.xlsx$/i, 'Only .xlsx files can be imported'),
+  filename: z
+    .string()
+    .max(255)
+    .regex(/\.xlsx$/i, 'Only .xlsx files can be imported'),
 });
 
 export const uploadExportBody = z.strictObject({ month: month.optional() });
@@ -292,7 +345,6 @@ export interface ImportAnswer {
 /** At most this many problems are reported for a rejected file. */
 export const MAX_IMPORT_PROBLEMS = 100;
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 
 /**
  * Import XLSX on Self Serve: one month's activity per MID for the month on screen (re-importing a MID's

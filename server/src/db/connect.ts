@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './schema';
 
@@ -32,7 +33,7 @@ export interface Connected {
 export async function connect(target: DbTarget): Promise<Connected> {
   if (target.databaseUrl) {
     const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const dir = target.pgliteDir ?? 'memory://';

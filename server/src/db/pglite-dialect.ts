@@ -81,6 +81,8 @@ class PGliteDriver implements Driver {
   }
 }
 
+let cursorSeq = 0;
+
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -93,9 +95,24 @@ class PGliteConnection implements DatabaseConnection {
         : {}),
     };
   }
-  // biome-ignore lint/correctness/useYield: PGlite cannot stream results; Kysely's stream() is refused.
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('PGlite cannot stream query results');
+  /**
+   * Streams through a server-side cursor, so large results are read in chunks. Like PostgreSQL's cursors it
+   * needs a transaction: every request runs in one (platform/http.ts).
+   */
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 1000): AsyncIterableIterator<QueryResult<R>> {
+    const name = `kysely_stream_${++cursorSeq}`;
+    await this.pglite.query(`declare ${name} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]);
+    try {
+      for (;;) {
+        const { rows } = await this.pglite.query<R>(
+          `fetch ${Math.max(1, Math.floor(chunkSize))} from ${name}`,
+        );
+        if (rows.length === 0) return;
+        yield { rows };
+      }
+    } finally {
+      await this.pglite.query(`close ${name}`).catch(() => undefined);
+    }
   }
   async close(): Promise<void> {
     if (!this.pglite.closed) await this.pglite.close();

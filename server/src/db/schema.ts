@@ -11,6 +11,20 @@ export interface Database {
   password_resets: PasswordResetsTable;
   audit_log: AuditLogTable;
   outbox: OutboxTable;
+  mcc_codes: MccCodesTable;
+  groups: GroupsTable;
+  merchants: MerchantsTable;
+  applications: ApplicationsTable;
+  merchant_daily: ActivityTable & { day: DateOnly };
+  merchant_monthly: ActivityTable & { month: DateOnly };
+  merchant_income: MerchantIncomeTable;
+  residuals: ResidualsTable;
+  adjustments: AdjustmentsTable;
+  schedule_a: ScheduleATable;
+  approval_goals: { month: DateOnly; goal: number };
+  holidays: { day: DateOnly; name: string };
+  processing_budgets: { month: DateOnly; bank: string; budget: Decimal };
+  saved_reports: SavedReportsTable;
 }
 
 /** timestamptz with a default: optional on insert. */
@@ -115,3 +129,160 @@ export interface OutboxTable {
 
 export type UserRecord = Selectable<UsersTable>;
 export type NewPartner = Insertable<PartnersTable>;
+
+export interface MccCodesTable {
+  code: string;
+  description: string;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  partner_id: number;
+  group_sf_id: string;
+  group_name: string;
+  group_id: string;
+  association_number: string | null;
+  /** A fraction: 0.8 is 80 %. */
+  rev_share: Decimal;
+  bank: string | null;
+  profile: string | null;
+  processor: Generated<string>;
+  effective_date: DateOnly;
+}
+
+export interface MerchantsTable {
+  id: Generated<number>;
+  mid: string;
+  dba: string;
+  legal_name: string;
+  partner_id: number;
+  group_id: string;
+  profile: string;
+  sponsor_bank: string;
+  association_number: string | null;
+  mcc: string;
+  status: string;
+  email: string | null;
+  phone: string | null;
+  cb_email: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  funding: Generated<string>;
+  opened_on: DateOnly;
+  approved_on: DateOnly;
+  activated_on: DateOnly | null;
+  closed_on: DateOnly | null;
+  rm: string | null;
+  underwriter: string | null;
+  sales_rep: string | null;
+}
+
+export interface ApplicationsTable {
+  id: Generated<number>;
+  partner_id: number;
+  group_id: string | null;
+  merchant_id: number | null;
+  dba: string;
+  profile: string;
+  sponsor_bank: string;
+  status: string;
+  pending_level: number | null;
+  submitted_at: RequiredTimestamp;
+  approved_at: NullableTimestamp;
+  closed_at: NullableTimestamp;
+  underwriter: string | null;
+  rm: string | null;
+}
+
+export interface ActivityTable {
+  merchant_id: number;
+  partner_id: number;
+  volume: Decimal;
+  transactions: number;
+  chargeback_volume: Decimal;
+  chargebacks: number;
+  refund_volume: Decimal;
+  refunds: number;
+}
+
+export interface MerchantIncomeTable {
+  merchant_id: number;
+  partner_id: number;
+  month: DateOnly;
+  gross: Decimal;
+  net: Decimal;
+  expenses: Decimal;
+  payouts: Decimal;
+  interchange_income: Decimal;
+  interchange_expense: Decimal;
+  card_brand_income: Decimal;
+  card_brand_expense: Decimal;
+}
+
+type NullableDecimal = ColumnType<string | null, string | number | null | undefined, string | number | null>;
+
+export interface ResidualsTable {
+  id: Generated<number>;
+  partner_id: number;
+  merchant_id: number | null;
+  month: DateOnly;
+  processor: string;
+  mid: string;
+  dba: string | null;
+  agent: string | null;
+  office: string | null;
+  payout_schedule: string | null;
+  payout_to: string | null;
+  transactions: number;
+  volume: Decimal;
+  income: Decimal;
+  gross: Decimal;
+  net: Decimal;
+  ach_collected_gross: NullableDecimal;
+  ach_collected_payout: NullableDecimal;
+  ach_collected_net: NullableDecimal;
+  ach_rejected_gross: NullableDecimal;
+  ach_rejected_net: NullableDecimal;
+  refunds_gross: NullableDecimal;
+  refunds_payout: NullableDecimal;
+  refunds_net: NullableDecimal;
+  total_gross: Decimal;
+  total_payout: Decimal;
+  total_net: Decimal;
+  income1: NullableDecimal;
+  expense: Decimal;
+  profit_loss: Decimal;
+}
+
+export interface AdjustmentsTable {
+  id: Generated<number>;
+  partner_id: number;
+  merchant_id: number;
+  month: DateOnly;
+  mid: string;
+  category: string;
+  description: string | null;
+  amount: Decimal;
+}
+
+export interface ScheduleATable {
+  id: Generated<number>;
+  partner_id: number;
+  item: string;
+  category: string;
+  rate_bps: NullableDecimal;
+  per_item: NullableDecimal;
+  effective_date: DateOnly;
+}
+
+export interface SavedReportsTable {
+  id: Generated<number>;
+  user_id: number;
+  table_name: string;
+  report_name: string;
+  filters: ColumnType<unknown, string, string>;
+  columns: ColumnType<unknown, string, string>;
+  updated_at: Timestamp;
+}

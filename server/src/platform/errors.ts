@@ -14,6 +14,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** More fields of the answer, e.g. the problems of a refused import. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { hasPermission, type Permission } from '@paydesk/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -7,6 +8,7 @@ import { AppError, forbidden } from './errors';
 import type { Mailer } from './mailer';
 import { scopeTransaction } from './scope';
 import { type RequestUser, sessionUser } from './sessions';
+import { isStream } from './uploads';
 
 /** What routes need from the running application. */
 export interface Deps {
@@ -18,8 +20,12 @@ export interface Deps {
 /** public: no session needed; session: any signed-in user; otherwise the named permission. */
 export type Access = 'public' | 'session' | Permission;
 
-export interface RouteContext<Input, A extends Access> {
+export interface RouteContext<Input, A extends Access, Query = Record<string, never>> {
   input: Input;
+  /** The query string of a POST route that declares `query`. */
+  query: Query;
+  /** The uploaded .xlsx file of a route that declares `file: true`, as a stream; null when JSON was sent. */
+  file: Readable | null;
   user: A extends 'public' ? null : RequestUser;
   /** The request's transaction. Scoped to the user's ISO unless the route declares data: 'platform'. */
   db: Db;
@@ -27,7 +33,11 @@ export interface RouteContext<Input, A extends Access> {
   reply: FastifyReply;
 }
 
-export interface RouteSpec<S extends z.ZodType, A extends Access> {
+export interface RouteSpec<
+  S extends z.ZodType,
+  A extends Access,
+  Q extends z.ZodType = z.ZodType<Record<string, never>>,
+> {
   method: 'GET' | 'POST';
   url: string | readonly string[];
   access: A;
@@ -38,7 +48,11 @@ export interface RouteSpec<S extends z.ZodType, A extends Access> {
    * 'platform': accounts and administration, which read platform tables (users, sessions) themselves.
    */
   data?: 'scoped' | 'platform';
-  handler: (ctx: RouteContext<z.output<S>, A>) => Promise<unknown>;
+  /** Schema of a POST route's query string. */
+  query?: Q;
+  /** The route also takes a raw .xlsx body (streamed); otherwise `input` is the JSON body. */
+  file?: boolean;
+  handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
 
 const nothing = { safeParse: (v: unknown) => nothingParse(v) } as unknown as z.ZodType<Record<string, never>>;
@@ -69,11 +83,11 @@ export function readableIssues(issues: readonly { path: readonly PropertyKey[]; 
  * this order: validate input (400), open the transaction, find the session (401), check the permission
  * (403), scope the transaction to the user's ISO, run the handler, commit.
  */
-export function route<S extends z.ZodType = z.ZodType<Record<string, never>>, A extends Access = Access>(
-  app: FastifyInstance,
-  deps: Deps,
-  spec: RouteSpec<S, A>,
-): void {
+export function route<
+  S extends z.ZodType = z.ZodType<Record<string, never>>,
+  A extends Access = Access,
+  Q extends z.ZodType = z.ZodType<Record<string, never>>,
+>(app: FastifyInstance, deps: Deps, spec: RouteSpec<S, A, Q>): void {
   const schema: z.ZodType = spec.input ?? nothing;
   const urls = typeof spec.url === 'string' ? [spec.url] : spec.url;
   for (const url of urls) {
@@ -81,9 +95,16 @@ export function route<S extends z.ZodType = z.ZodType<Record<string, never>>, A 
       method: spec.method,
       url,
       handler: async (req, reply) => {
-        const raw = spec.method === 'GET' ? req.query : req.body;
-        const parsed = schema.safeParse(raw ?? {});
+        const file = isStream(req.body) ? req.body : null;
+        if (file && !spec.file) throw new AppError('bad_request', 'This call does not take a file');
+        const raw = spec.method === 'GET' ? req.query : file ? {} : req.body;
+        const parsed = (file ? nothing : schema).safeParse(raw ?? {});
         if (!parsed.success) throw new AppError('bad_request', readableIssues(parsed.error.issues));
+        const query =
+          spec.method === 'POST'
+            ? (spec.query ?? nothing).safeParse(req.query ?? {})
+            : { success: true as const, data: {} };
+        if (!query.success) throw new AppError('bad_request', readableIssues(query.error.issues));
         return deps.db.transaction().execute(async (trx) => {
           let user: RequestUser | null = null;
           if (spec.access !== 'public') {
@@ -94,7 +115,9 @@ export function route<S extends z.ZodType = z.ZodType<Record<string, never>>, A 
           if (spec.data !== 'platform' && user) await scopeTransaction(trx, user.isoId);
           return spec.handler({
             input: parsed.data as z.output<S>,
-            user: user as RouteContext<z.output<S>, A>['user'],
+            query: query.data as z.output<Q>,
+            file,
+            user: user as RouteContext<z.output<S>, A, z.output<Q>>['user'],
             db: trx,
             req,
             reply,

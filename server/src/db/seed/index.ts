@@ -2,7 +2,7 @@ import { CAPABILITIES, type Capability, type Department } from '@paydesk/domain'
 import { createUser } from '../../areas/accounts/queries';
 import { hashPassword } from '../../platform/crypto';
 import type { Db } from '../connect';
-import { demoPartners } from './partners';
+import { generateMerchantData, type Scale, type SeedReport } from './generate';
 
 export interface DemoUser {
   email: string;
@@ -44,16 +44,23 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return row === undefined;
 }
 
-/** Fills an empty database with the demo data. Deterministic: the same rows every time. */
-export async function seedDemo(db: Db, password: string): Promise<void> {
+/**
+ * Fills an empty database with the demo data: the merchant data of the chosen scale, then the demo users.
+ * Deterministic: the same seed, scale and day give the same rows.
+ */
+export async function seedDemo(
+  db: Db,
+  options: { password: string; scale: Scale; today?: Date; log?: (line: string) => void },
+): Promise<SeedReport> {
+  const report = await generateMerchantData(db, {
+    scale: options.scale,
+    today: options.today,
+    log: options.log,
+  });
   await db.transaction().execute(async (trx) => {
-    const partners = await trx
-      .insertInto('partners')
-      .values(demoPartners())
-      .returning(['id', 'account_name'])
-      .execute();
+    const partners = await trx.selectFrom('partners').select(['id', 'account_name']).execute();
     const partnerId = new Map(partners.map((p) => [p.account_name, p.id]));
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(options.password);
     for (const u of DEMO_USERS) {
       await createUser(trx, {
         email: u.email,
@@ -64,4 +71,5 @@ export async function seedDemo(db: Db, password: string): Promise<void> {
       });
     }
   });
+  return report;
 }

@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect';
+import { rejectRows } from '../../platform/imports';
+
+/** Every MID of the file is a known merchant (and one the user may see). */
+export async function checkKnownMids(db: Db) {
+  await rejectRows(
+    db,
+    'select r.row_no, r.c_mid from import_rows r left join merchants m on m.mid = r.c_mid where m.id is null',
+    (r) => `Unknown MID ${r.c_mid}`,
+    'MID',
+  );
+}
+
+/** Known MIDs, each at most once per period of the file. */
+export async function checkMids(db: Db, periodColumns: string[] = []) {
+  await checkKnownMids(db);
+  const partition = ['c_mid', ...periodColumns].join(', ');
+  await rejectRows(
+    db,
+    `select row_no, c_mid, first from (select row_no, c_mid, min(row_no) over (partition by ${partition}) as first,
+       row_number() over (partition by ${partition} order by row_no) as k from import_rows) x where k > 1`,
+    (r) => `MID ${r.c_mid} appears more than once (first on row ${r.first})`,
+    'MID',
+  );
+}
+
+/**
+ * Self Serve import: one month's activity and income per MID. A MID's month is replaced; the income is the
+ * net, so gross is net plus the month's expenses and the ISO's payout follows its rev share.
+ */
+export async function applySelfServeImport(db: Db, month: string): Promise<void> {
+  await checkMids(db);
+  await rejectRows(
+    db,
+    'select row_no from import_rows where c_tx_cnt < 0 or c_cb_cnt < 0 or c_ref_cnt < 0',
+    () => 'Counts must not be negative',
+  );
+  await sql`
+    insert into merchant_monthly (merchant_id, partner_id, month, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
+    select m.id, m.partner_id, ${month}::date, r.c_tx_amt, r.c_tx_cnt, r.c_cb_amt, r.c_cb_cnt, r.c_ref_amt, r.c_ref_cnt
+    from import_rows r join merchants m on m.mid = r.c_mid
+    on conflict (merchant_id, month) do update set volume = excluded.volume, transactions = excluded.transactions,
+      chargeback_volume = excluded.chargeback_volume, chargebacks = excluded.chargebacks,
+      refund_volume = excluded.refund_volume, refunds = excluded.refunds`.execute(db);
+  await sql`
+    insert into merchant_income (merchant_id, partner_id, month, gross, net, expenses, payouts,
+      interchange_income, interchange_expense, card_brand_income, card_brand_expense)
+    select m.id, m.partner_id, ${month}::date, r.c_income + coalesce(i.expenses, 0), r.c_income, coalesce(i.expenses, 0),
+           round(greatest(r.c_income, 0) * g.rev_share, 2),
+           coalesce(i.interchange_income, 0), coalesce(i.interchange_expense, 0),
+           coalesce(i.card_brand_income, 0), coalesce(i.card_brand_expense, 0)
+    from import_rows r
+    join merchants m on m.mid = r.c_mid
+    join groups g on g.group_id = m.group_id
+    left join merchant_income i on i.merchant_id = m.id and i.month = ${month}::date
+    on conflict (merchant_id, month) do update set gross = excluded.gross, net = excluded.net,
+      expenses = excluded.expenses, payouts = excluded.payouts`.execute(db);
+}
+
+const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.c_net, r.c_achcollectedgross,
+  r.c_achcollectedpayout, r.c_achcollectednet, r.c_achrejectedgross, r.c_achrejectednet, r.c_refundsgross,
+  r.c_refundspayout, r.c_refundsnet, r.c_totalgross, r.c_totalpayout, r.c_totalnet, r.c_income1, r.c_expense, r.c_profitloss`;
+
+/**
+ * Residual rows replace the residuals of every (processor, month) in the file. `processor` is a SQL
+ * expression: the file's Processor column, or a fixed processor for the Residual_TSYS/PPS uploads.
+ */
+export async function applyResidualImport(db: Db, processor: 'file' | 'TSYS' | 'PPS'): Promise<void> {
+  const processorExpr = processor === 'file' ? 'upper(r.c_processor)' : `'${processor}'`;
+  if (processor === 'file') {
+    await rejectRows(
+      db,
+      "select row_no, c_processor from import_rows r where upper(r.c_processor) not in ('TSYS', 'PPS')",
+      (r) => `Processor must be TSYS or PPS, not ${r.c_processor}`,
+      'Processor',
+    );
+  }
+  await checkMids(db, processor === 'file' ? ['c_yearmonth', 'upper(c_processor)'] : ['c_yearmonth']);
+  await sql
+    .raw(`delete from residuals x using (select distinct ${processorExpr} as processor, r.c_yearmonth as month from import_rows r) p
+          where x.processor = p.processor and x.month = p.month`)
+    .execute(db);
+  await sql
+    .raw(`insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule, payout_to,
+            transactions, volume, income, gross, net, ach_collected_gross, ach_collected_payout, ach_collected_net,
+            ach_rejected_gross, ach_rejected_net, refunds_gross, refunds_payout, refunds_net,
+            total_gross, total_payout, total_net, income1, expense, profit_loss)
+          select m.partner_id, m.id, r.c_yearmonth, ${processorExpr}, r.c_mid, coalesce(r.c_dba, m.dba), r.c_agent, r.c_office,
+            r.c_payoutschedule, r.c_payoutto, ${RESIDUAL_VALUES}
+          from import_rows r join merchants m on m.mid = r.c_mid`)
+    .execute(db);
+}

@@ -1,0 +1,170 @@
+import {
+  type ImportAnswer,
+  monthBody,
+  monthExportBody,
+  monthImportQuery,
+  monthLabel,
+  monthStart,
+  monthTableBody,
+  reportPaths,
+  residualImportColumns,
+  searchBody,
+  selfServeImportColumns,
+  type TableDef,
+  type UploadColumn,
+} from '@paydesk/domain';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect';
+import { badRequest } from '../../platform/errors';
+import { type Deps, route } from '../../platform/http';
+import { stageImport } from '../../platform/imports';
+import { sendWorkbook } from '../../platform/spreadsheets';
+import { checkRequest, forEachChunk, queryPage, type TableSource } from '../../platform/tableQuery';
+import { applyResidualImport, applySelfServeImport } from './imports';
+import { latestResidualMonth, residualMonth, selfServeMonth } from './months';
+import { residualSource, selfServeSource } from './tables';
+
+/** The spec's search calls answer at most this many rows. */
+const SEARCH_LIMIT = 1000;
+
+interface MonthReport<Id extends string> {
+  name: string;
+  source: TableSource<Id>;
+  monthColumn: string;
+  checkMonth: (dt: string) => string;
+  defaultMonth: () => string;
+  paths: { legacy: string; search: string; query: string; export: string; import: string };
+  importColumns: readonly UploadColumn[];
+  applyImport: (db: Db, month: string) => Promise<void>;
+}
+
+const selfServe: MonthReport<string> = {
+  name: 'SelfServe',
+  source: selfServeSource,
+  monthColumn: 'a.month',
+  checkMonth: selfServeMonth,
+  defaultMonth: () => monthStart(new Date()),
+  paths: {
+    legacy: reportPaths.selfServe,
+    search: reportPaths.searchSelfServe,
+    query: reportPaths.selfServeQuery,
+    export: reportPaths.selfServeExport,
+    import: reportPaths.selfServeImport,
+  },
+  importColumns: selfServeImportColumns,
+  applyImport: applySelfServeImport,
+};
+
+const residual: MonthReport<string> = {
+  name: 'ResidualSelfServe',
+  source: residualSource,
+  monthColumn: 'r.month',
+  checkMonth: residualMonth,
+  defaultMonth: latestResidualMonth,
+  paths: {
+    legacy: reportPaths.residual,
+    search: reportPaths.searchResidual,
+    query: reportPaths.residualQuery,
+    export: reportPaths.residualExport,
+    import: reportPaths.residualImport,
+  },
+  importColumns: residualImportColumns,
+  // The file names its months and processors; the month on screen is only where the user was.
+  applyImport: (db) => applyResidualImport(db, 'file'),
+};
+
+const allColumns = (def: TableDef) => def.columns.map((c) => c.id);
+const noFilters = { filters: [], sort: [], search: '' };
+
+/** Spec document 2 §7: Self Serve and Residual Self Serve, plus the table toolkit's query, export and import. */
+export function reportRoutes(app: FastifyInstance, deps: Deps) {
+  for (const report of [selfServe, residual]) {
+    const inMonth = (dt: string) => [sql`${sql.raw(report.monthColumn)} = ${report.checkMonth(dt)}::date`];
+
+    // The spec's call: every row of the month, as a list.
+    route(app, deps, {
+      method: 'POST',
+      url: report.paths.legacy,
+      access: 'session',
+      input: monthBody,
+      handler: async ({ input, db }) => {
+        const rows: unknown[] = [];
+        await forEachChunk(
+          db,
+          report.source,
+          noFilters,
+          allColumns(report.source.def),
+          (chunk) => {
+            rows.push(...chunk);
+          },
+          inMonth(input.dt),
+        );
+        return rows;
+      },
+    });
+
+    route(app, deps, {
+      method: 'POST',
+      url: report.paths.search,
+      access: 'session',
+      input: searchBody,
+      handler: async ({ input, db }) => {
+        const page = await queryPage(
+          db,
+          { ...report.source, def: { ...report.source.def, pageSizes: [SEARCH_LIMIT] } },
+          { ...noFilters, search: input.val, page: 1, pageSize: SEARCH_LIMIT },
+          inMonth(input.dt ?? report.defaultMonth()),
+        );
+        return page.rows;
+      },
+    });
+
+    route(app, deps, {
+      method: 'POST',
+      url: report.paths.query,
+      access: 'session',
+      input: monthTableBody,
+      handler: ({ input, db }) => queryPage(db, report.source, input, inMonth(input.dt)),
+    });
+
+    route(app, deps, {
+      method: 'POST',
+      url: report.paths.export,
+      access: 'session',
+      input: monthExportBody,
+      handler: async ({ input, db, reply }) => {
+        const base = inMonth(input.dt);
+        // Check everything before the answer starts: once the file streams, an error cannot be reported.
+        checkRequest(report.source, input, input.columns);
+        const columns = input.columns.map((id) => {
+          const col = report.source.def.columns.find((c) => c.id === id);
+          return { key: id, header: col?.label ?? id, type: col?.type };
+        });
+        return sendWorkbook(
+          reply,
+          `${report.name}-${input.dt.slice(0, 7)}.xlsx`,
+          monthLabel(input.dt),
+          columns,
+          (addRows) =>
+            forEachChunk(db, report.source, input, input.columns, addRows, base).then(() => undefined),
+        );
+      },
+    });
+
+    route(app, deps, {
+      method: 'POST',
+      url: report.paths.import,
+      access: 'import_reports',
+      query: monthImportQuery,
+      file: true,
+      handler: async ({ query, file, db }): Promise<ImportAnswer> => {
+        const month = report.checkMonth(query.dt);
+        if (!file) throw badRequest('Send the .xlsx file as the request body');
+        const rows = await stageImport(db, report.importColumns, { kind: 'xlsx', stream: file });
+        await report.applyImport(db, month);
+        return { success: true, message: `Imported ${rows} row${rows === 1 ? '' : 's'}`, rows };
+      },
+    });
+  }
+}

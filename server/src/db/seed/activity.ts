@@ -1,0 +1,187 @@
+import { sql } from 'kysely';
+import type { Db } from '../connect';
+import { md5Of, uniform } from './sqlNoise';
+
+/** Day-of-week factors, Sunday first: card volume dips on Sundays and peaks on Fridays. */
+const DOW = [0.55, 0.92, 0.97, 1.0, 1.06, 1.28, 0.98];
+/** Month factors, January first: the holiday season lifts November and December. */
+const SEASON = [0.9, 0.88, 0.98, 0.99, 1.03, 1.02, 1.03, 1.02, 0.97, 1.0, 1.05, 1.16];
+
+const arr = (xs: readonly number[]) => `array[${xs.map((x) => x.toFixed(2)).join(',')}]::float8[]`;
+
+export interface ActivityWindow {
+  /** First day of daily rows: the first day of the month twelve months before the current one. */
+  dailyFrom: string;
+  /** Last day of activity: yesterday. */
+  lastDay: string;
+  /** The current month. */
+  currentMonth: string;
+}
+
+/**
+ * Activity from the generator's per-merchant parameters (table seed_params): daily rows for the recent
+ * window, and monthly rows for all history where months inside the window are the sums of their days, so
+ * a merchant's volume agrees between daily and monthly screens.
+ */
+export async function generateActivity(db: Db, seed: number, w: ActivityWindow): Promise<void> {
+  const h = md5Of(seed, "'d'", 'p.merchant_id::text', 'd::date::text');
+  await sql
+    .raw(`
+    insert into merchant_daily (merchant_id, partner_id, day, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
+    select merchant_id, partner_id, day, round(vol::numeric, 2), txns,
+           round((cbs * ticket * (0.7 + 0.6 * u3))::numeric, 2), cbs,
+           round((refs * ticket * (0.6 + 0.8 * u4))::numeric, 2), refs
+    from (
+      select *, greatest(0, round(vol / ticket * (0.9 + 0.2 * u2)))::int as txns,
+             floor(vol / ticket * cb_rate + u3)::int as cbs,
+             floor(vol / ticket * refund_rate + u4)::int as refs
+      from (
+        select p.merchant_id, p.partner_id, p.ticket, p.cb_rate, p.refund_rate, d::date as day,
+               p.base / 30.4
+                 * (${arr(DOW)})[extract(dow from d)::int + 1]
+                 * (${arr(SEASON)})[extract(month from d)::int]
+                 * case when hol.day is null then 1 else 0.7 end
+                 * least(1.0, 0.35 + 0.65 * (d::date - p.active_from) / 90.0)
+                 * power(1 + p.trend, (d::date - p.active_from) / 365.0)
+                 * (0.55 + 0.9 * ${uniform(h, 1)}) as vol,
+               ${uniform(h, 2)} as u2, ${uniform(h, 3)} as u3, ${uniform(h, 4)} as u4
+        from seed_params p
+        cross join lateral generate_series(greatest(p.active_from, date '${w.dailyFrom}'),
+                                           least(p.active_to, date '${w.lastDay}'), interval '1 day') d
+        left join holidays hol on hol.day = d::date
+        where p.active_from is not null
+      ) raw
+    ) counted`)
+    .execute(db);
+
+  // Months before the daily window: one synthesized row per month the merchant was open.
+  const m = md5Of(seed, "'m'", 'p.merchant_id::text', 'mon::date::text');
+  await sql
+    .raw(`
+    insert into merchant_monthly (merchant_id, partner_id, month, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
+    select merchant_id, partner_id, month, round(vol::numeric, 2), txns,
+           round((cbs * ticket * (0.7 + 0.6 * u3))::numeric, 2), cbs,
+           round((refs * ticket * (0.6 + 0.8 * u4))::numeric, 2), refs
+    from (
+      select *, greatest(0, round(vol / ticket * (0.9 + 0.2 * u2)))::int as txns,
+             floor(vol / ticket * cb_rate + u3)::int as cbs,
+             floor(vol / ticket * refund_rate + u4)::int as refs
+      from (
+        select p.merchant_id, p.partner_id, p.ticket, p.cb_rate, p.refund_rate, mon::date as month,
+               case when p.active_from is null then 0 else
+                 p.base
+                 * (${arr(SEASON)})[extract(month from mon)::int]
+                 * greatest(0, least(p.active_to + 1, (mon + interval '1 month')::date) - greatest(p.active_from, mon::date))::float8
+                   / ((mon + interval '1 month')::date - mon::date)
+                 * least(1.0, 0.35 + 0.65 * greatest(0, mon::date + 15 - p.active_from) / 90.0)
+                 * power(1 + p.trend, greatest(0, mon::date + 15 - p.active_from) / 365.0)
+                 * (0.85 + 0.3 * ${uniform(m, 1)})
+               end as vol,
+               ${uniform(m, 2)} as u2, ${uniform(m, 3)} as u3, ${uniform(m, 4)} as u4
+        from seed_params p
+        cross join lateral generate_series(date_trunc('month', p.opened_on)::date,
+                                           least(date_trunc('month', p.open_to)::date, date '${w.dailyFrom}' - 1),
+                                           interval '1 month') mon
+      ) raw
+    ) counted`)
+    .execute(db);
+
+  // Months inside the window: the sum of the days, for every merchant open that month.
+  await sql
+    .raw(`
+    insert into merchant_monthly (merchant_id, partner_id, month, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
+    select p.merchant_id, p.partner_id, mon::date,
+           coalesce(sum(d.volume), 0), coalesce(sum(d.transactions), 0)::int,
+           coalesce(sum(d.chargeback_volume), 0), coalesce(sum(d.chargebacks), 0)::int,
+           coalesce(sum(d.refund_volume), 0), coalesce(sum(d.refunds), 0)::int
+    from seed_params p
+    cross join lateral generate_series(greatest(date_trunc('month', p.opened_on)::date, date '${w.dailyFrom}'),
+                                       least(date_trunc('month', p.open_to)::date, date '${w.currentMonth}'),
+                                       interval '1 month') mon
+    left join merchant_daily d on d.merchant_id = p.merchant_id
+      and d.day >= mon::date and d.day < (mon + interval '1 month')::date
+    group by p.merchant_id, p.partner_id, mon`)
+    .execute(db);
+}
+
+/**
+ * Income per merchant-month, from its activity: interchange and card-brand fees pass through with a thin
+ * margin, the markup (basis points, per item, monthly fee) is the income; the ISO is paid its rev share of
+ * the net. gross − expenses = net exactly.
+ */
+export async function generateIncome(db: Db): Promise<void> {
+  await sql
+    .raw(`
+    insert into merchant_income (merchant_id, partner_id, month, gross, net, expenses, payouts,
+      interchange_income, interchange_expense, card_brand_income, card_brand_expense)
+    select merchant_id, partner_id, month, gross, gross - expenses, expenses,
+           round(greatest(gross - expenses, 0) * rev_share, 2),
+           ic_income, ic_expense, cb_income, cb_expense
+    from (
+      select a.merchant_id, a.partner_id, a.month, g.rev_share,
+             round(a.volume * p.ic_rate::numeric, 2) as ic_income,
+             round(a.volume * p.ic_rate::numeric * 0.996, 2) as ic_expense,
+             round(a.volume * 0.0015, 2) as cb_income,
+             round(a.volume * 0.0013, 2) as cb_expense,
+             round(a.volume * p.margin_bps::numeric / 10000 + a.transactions * 0.05 + 9.95
+                   + (a.volume * p.ic_rate::numeric * 0.004) + (a.volume * 0.0002), 2) as gross,
+             round(a.volume * 0.0005 + a.transactions * 0.025 + 2.50, 2) as expenses
+      from merchant_monthly a
+      join seed_params p on p.merchant_id = a.merchant_id
+      join merchants mer on mer.id = a.merchant_id
+      join groups g on g.group_id = mer.group_id
+    ) x`)
+    .execute(db);
+}
+
+/** Residual statements per merchant-month from January 2021 to two months before the current one. */
+export async function generateResiduals(db: Db, seed: number, lastMonth: string): Promise<void> {
+  const h = md5Of(seed, "'r'", 'i.merchant_id::text', 'i.month::text');
+  await sql
+    .raw(`
+    insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule, payout_to,
+      transactions, volume, income, gross, net, ach_collected_gross, ach_collected_payout, ach_collected_net,
+      ach_rejected_gross, ach_rejected_net, refunds_gross, refunds_payout, refunds_net,
+      total_gross, total_payout, total_net, income1, expense, profit_loss)
+    select partner_id, merchant_id, month, processor, mid, dba, agent, office, 'Monthly', agent,
+           transactions, volume, income, gross, gross - payout, acg, acp, acg - acp, arg, arn, rg, rp, rg - rp,
+           gross + acg + arg + rg, payout + acp + rp + (arg - arn),
+           (gross + acg + arg + rg) - (payout + acp + rp + (arg - arn)), 0,
+           expense, (gross + acg + arg + rg) - (payout + acp + rp + (arg - arn))
+    from (
+      select i.partner_id, i.merchant_id, i.month,
+             case when m.sponsor_bank = 'PPS' then 'PPS' else 'TSYS' end as processor,
+             m.mid, m.dba, pa.account_name as agent, g.group_name as office,
+             a.transactions, a.volume, i.gross as income, i.net as gross, i.payouts as payout, i.expenses as expense,
+             g.rev_share,
+             case when ${uniform(h, 1)} < 0.3 then round((2 + 20 * ${uniform(h, 2)})::numeric, 2) else 0 end as acg,
+             case when ${uniform(h, 1)} < 0.3 then round(round((2 + 20 * ${uniform(h, 2)})::numeric, 2) * g.rev_share, 2) else 0 end as acp,
+             case when ${uniform(h, 3)} < 0.02 then -round((5 + 30 * ${uniform(h, 4)})::numeric, 2) else 0 end as arg,
+             case when ${uniform(h, 3)} < 0.02 then round(-round((5 + 30 * ${uniform(h, 4)})::numeric, 2) * (1 - g.rev_share), 2) else 0 end as arn,
+             -round(a.refund_volume * 0.001, 2) as rg,
+             round(-round(a.refund_volume * 0.001, 2) * g.rev_share, 2) as rp
+      from merchant_income i
+      join merchant_monthly a on a.merchant_id = i.merchant_id and a.month = i.month
+      join merchants m on m.id = i.merchant_id
+      join groups g on g.group_id = m.group_id
+      join partners pa on pa.id = i.partner_id
+      where i.month >= date '2021-01-01' and i.month <= date '${lastMonth}'
+    ) x`)
+    .execute(db);
+}
+
+/** A sprinkle of adjustments: equipment, PCI and chargeback fees and credits on about 2 % of merchant-months. */
+export async function generateAdjustments(db: Db, seed: number, lastMonth: string): Promise<void> {
+  const h = md5Of(seed, "'a'", 'a.merchant_id::text', 'a.month::text');
+  await sql
+    .raw(`
+    insert into adjustments (partner_id, merchant_id, month, mid, category, description, amount)
+    select a.partner_id, a.merchant_id, a.month, m.mid,
+           (array['Equipment', 'PCI Fee', 'Chargeback Fee', 'Credit', 'Misc'])[1 + floor(${uniform(h, 2)} * 5)::int],
+           (array['Terminal rental', 'PCI non-compliance', 'Chargeback handling', 'Goodwill credit', 'Statement correction'])[1 + floor(${uniform(h, 2)} * 5)::int],
+           case when ${uniform(h, 2)} >= 0.6 and ${uniform(h, 2)} < 0.8 then -1 else 1 end * round((10 + 140 * ${uniform(h, 3)})::numeric, 2)
+    from merchant_monthly a
+    join merchants m on m.id = a.merchant_id
+    where a.month >= date '2021-01-01' and a.month <= date '${lastMonth}' and ${uniform(h, 1)} < 0.02`)
+    .execute(db);
+}

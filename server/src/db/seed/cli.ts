@@ -1,0 +1,21 @@
+import { loadConfig } from '../../config';
+import { connect } from '../connect';
+import { migrateToLatest } from '../migrate';
+import { isEmpty, seedDemo } from './index';
+
+/**
+ * Seeds the configured database (DATABASE_URL or the embedded one) at SEED_SCALE if it is empty:
+ * `npm run seed -w server`. Used by the benchmark to prepare the large scale.
+ */
+const config = loadConfig();
+const { db, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
+await migrateToLatest(db);
+if (await isEmpty(db)) {
+  const password = config.DEMO_PASSWORD;
+  if (!password) throw new Error('Set DEMO_PASSWORD for the demo users of the seeded database');
+  const report = await seedDemo(db, { password, scale: config.SEED_SCALE, log: (l) => console.log(l) });
+  console.log(`Seeded ${config.SEED_SCALE} scale in ${report.seconds} s`);
+} else {
+  console.log('The database already has data; nothing seeded.');
+}
+await close();

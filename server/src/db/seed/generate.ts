@@ -1,0 +1,471 @@
+import { addMonths, monthStart } from '@paydesk/domain';
+import { sql } from 'kysely';
+import type { Db } from '../connect';
+import type { NewPartner } from '../schema';
+import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
+import { demoPartners } from './partners';
+import { Random, WeightedTable } from './random';
+import {
+  BUSINESS_WORDS,
+  bankHolidays,
+  FIRST_NAMES,
+  HIGH_RISK_MCCS,
+  ISO_WORDS_A,
+  ISO_WORDS_B,
+  LAST_NAMES,
+  MCCS,
+  type Mcc,
+  PLACE_WORDS,
+  STAFF,
+  STATES,
+} from './reference';
+
+export const SCALES = {
+  /** For the API tests: small and quick on the embedded database. */
+  test: { isos: 24, merchants: 600, applications: 2_000 },
+  /** What npm start fills an empty database with. */
+  demo: { isos: 80, merchants: 3_000, applications: 12_000 },
+  /** For benchmarks on PostgreSQL. */
+  large: { isos: 1_000, merchants: 50_000, applications: 500_000 },
+} as const;
+export type Scale = keyof typeof SCALES;
+
+export const DEFAULT_SEED = 20160501;
+export const HISTORY_START = '2016-05-01';
+
+const DAY = 86_400_000;
+const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
+const isoDay = (n: number) => new Date(n * DAY).toISOString().slice(0, 10);
+
+const PROFILE_MIX = { items: ['Traditional', 'PayLo', 'High Risk'] as const, weights: [58, 32, 10] };
+const BANK_MIX = {
+  items: ['CBCAL', 'Esquire', 'Chesapeake', 'PPS', 'FirstData'] as const,
+  weights: [38, 24, 16, 14, 8],
+};
+const MID_PREFIX: Record<string, string> = {
+  CBCAL: '8788',
+  Esquire: '4445',
+  Chesapeake: '5176',
+  PPS: '7410',
+  FirstData: '5250',
+};
+/** Monthly hazard of closing, by profile. */
+const ATTRITION: Record<string, number> = {
+  Traditional: 0.011,
+  PayLo: 0.014,
+  'High Risk': 0.03,
+  Unassigned: 0.02,
+};
+/** Markup in basis points over pass-through costs, by profile. */
+const MARGIN_BPS: Record<string, number> = { Traditional: 42, PayLo: 95, 'High Risk': 160, Unassigned: 38 };
+
+interface GroupRow {
+  partner_id: number;
+  group_sf_id: string;
+  group_name: string;
+  group_id: string;
+  association_number: string;
+  rev_share: string;
+  bank: string;
+  profile: string;
+  processor: string;
+  effective_date: string;
+}
+
+interface SeededPartner {
+  id: number;
+  account_name: string;
+  date_signed: string | null;
+  rm: string | null;
+  isc: string | null;
+  in_house: boolean;
+}
+
+export interface SeedReport {
+  partners: number;
+  merchants: number;
+  applications: number;
+  seconds: number;
+}
+
+/**
+ * The deterministic demo-data generator. The same seed, scale and `today` give the same rows: entities are
+ * drawn here with a seeded generator, activity, income and residuals are computed in SQL from per-merchant
+ * parameters with md5-based noise.
+ */
+export async function generateMerchantData(
+  db: Db,
+  options: {
+    scale: Scale;
+    seed?: number;
+    today?: Date | undefined;
+    log?: ((line: string) => void) | undefined;
+  },
+): Promise<SeedReport> {
+  const started = Date.now();
+  const size = SCALES[options.scale];
+  const seed = options.seed ?? DEFAULT_SEED;
+  const say = options.log ?? (() => {});
+  const log = (line: string) => say(`${line} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const random = new Random(seed);
+  const now = options.today ?? new Date();
+  const today = now.toISOString().slice(0, 10);
+  const todayN = dayNumber(today);
+  const currentMonth = monthStart(now);
+  const window = { dailyFrom: addMonths(currentMonth, -12), lastDay: isoDay(todayN - 1), currentMonth };
+
+  await db.transaction().execute(async (trx) => {
+    // Reference data
+    await insertAll(
+      trx,
+      'mcc_codes',
+      MCCS.map((m) => ({ code: m.code, description: m.description })),
+    );
+    await insertAll(trx, 'holidays', bankHolidays(2016, now.getUTCFullYear() + 1));
+
+    // Partners: the named demo ISOs, then a long tail.
+    const named = demoPartners();
+    const partnersIn: NewPartner[] = [...named];
+    const usedNames = new Set(named.map((p) => p.account_name));
+    for (let i = partnersIn.length; i < size.isos; i++) {
+      let name = '';
+      do {
+        name = `${random.pick(ISO_WORDS_A)} ${random.pick(ISO_WORDS_B)}`;
+        if (usedNames.has(name))
+          name = `${name} ${random.pick(['West', 'East', 'South', 'North', 'Central', 'National', 'Pacific', 'Atlantic'])}`;
+        if (usedNames.has(name)) name = `${name} ${i}`;
+      } while (usedNames.has(name));
+      usedNames.add(name);
+      const [state, , cities] = random.pick(STATES);
+      const [city, zip3] = random.pick(cities);
+      const signedN =
+        dayNumber('2014-01-15') + Math.floor(random.next() ** 0.8 * (todayN - 400 - dayNumber('2014-01-15')));
+      partnersIn.push({
+        account_id: `001SEED${String(i + 1).padStart(8, '0')}`,
+        account_name: name,
+        status: 'Active',
+        rm: random.pick(STAFF.rms),
+        recruiter: random.pick(STAFF.recruiters),
+        isc: (0.5 + 0.05 * random.int(0, 7)).toFixed(4),
+        liability: random.chance(0.3) ? 'Liable' : 'Not Liable',
+        date_signed: isoDay(signedN),
+        full_name: `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`,
+        processing_email: `processing@${slug(name)}.example`,
+        phone: `(${random.int(201, 989)}) 555-${random.digits(4)}`,
+        billing_street: `${random.int(10, 9900)} ${random.pick(PLACE_WORDS)} ${random.pick(['Ave', 'Blvd', 'St', 'Pkwy', 'Dr'])}`,
+        billing_city: city,
+        billing_state: state,
+        billing_zip: `${zip3}${random.digits(2)}`,
+        operation_email: `ops@${slug(name)}.example`,
+        in_house: false,
+      });
+    }
+    const partners = await insertAll<SeededPartner>(trx, 'partners', partnersIn, [
+      'id',
+      'account_name',
+      'date_signed',
+      'rm',
+      'isc',
+      'in_house',
+    ]);
+    log(`  ${partners.length} partners`);
+
+    // ISO sizes follow a long tail; the in-house partners are mid-sized.
+    const isoWeights = partners.map((p, i) => (p.in_house ? 0.08 : 1 / (i + 1) ** 1.05));
+    const isoTable = new WeightedTable(partners, isoWeights);
+
+    // Groups: one to five per ISO, each with its bank, profile and rev share.
+    const groups: GroupRow[] = [];
+    const groupsByPartner = new Map<number, GroupRow[]>();
+    let groupSeq = 0;
+    for (const [i, p] of partners.entries()) {
+      const count = Math.min(
+        5,
+        1 + Math.floor(random.next() * 2 + Math.log10(1 + 2000 * (isoWeights[i] ?? 0))),
+      );
+      for (let g = 0; g < count; g++) {
+        groupSeq++;
+        const bank = random.weighted(BANK_MIX.items, BANK_MIX.weights);
+        const profile = random.weighted(PROFILE_MIX.items, PROFILE_MIX.weights);
+        const row: GroupRow = {
+          partner_id: p.id,
+          group_sf_id: `a0G${String(groupSeq).padStart(12, '0')}`,
+          group_name:
+            count === 1
+              ? p.account_name
+              : `${p.account_name} ${profile === 'PayLo' ? 'PayLo' : bank}${g > 0 ? ` ${g + 1}` : ''}`,
+          group_id: String(100_000 + groupSeq * 7),
+          association_number: String(300_000 + groupSeq * 13),
+          rev_share: Math.min(1, Number(p.isc ?? 0.7) + (random.int(-1, 1) * 5) / 100).toFixed(4),
+          bank,
+          profile,
+          processor: 'TSYS',
+          effective_date: isoDay(dayNumber(p.date_signed ?? '2016-01-01') + random.int(0, 60)),
+        };
+        groups.push(row);
+        groupsByPartner.set(p.id, [...(groupsByPartner.get(p.id) ?? []), row]);
+      }
+    }
+    await insertAll(trx, 'groups', groups);
+    log(`  ${groups.length} groups`);
+
+    const mccTable = new WeightedTable(
+      MCCS,
+      MCCS.map((m) => m.weight),
+    );
+    const highRiskMccs = MCCS.filter((m) => HIGH_RISK_MCCS.includes(m.code));
+    const stateTable = new WeightedTable(
+      STATES,
+      STATES.map(([, pop]) => pop),
+    );
+    const historyStartN = dayNumber(HISTORY_START);
+
+    // Merchants, their approved applications and their activity parameters.
+    const merchants: Record<string, unknown>[] = [];
+    const params: Record<string, unknown>[] = [];
+    const apps: Record<string, unknown>[] = [];
+    for (let i = 0; i < size.merchants; i++) {
+      const partner = isoTable.pick(random);
+      const group = random.pick(groupsByPartner.get(partner.id) ?? []);
+      const profile = random.chance(0.08) ? 'Unassigned' : group.profile;
+      const bank = group.bank;
+      const mcc: Mcc =
+        profile === 'High Risk' && random.chance(0.6) ? random.pick(highRiskMccs) : mccTable.pick(random);
+      const earliest = Math.max(historyStartN, dayNumber(partner.date_signed ?? HISTORY_START) + 30);
+      // More merchants join in later years: the book grows.
+      const approvedN = Math.min(
+        todayN,
+        earliest + Math.floor(random.next() ** 0.75 * (todayN - earliest + 1)),
+      );
+      const submittedN = approvedN - random.int(1, 14);
+      const activated = random.chance(0.93) ? approvedN + random.int(2, 40) : null;
+      const activatedN = activated !== null && activated < todayN ? activated : null;
+      const hazard = (ATTRITION[profile] ?? 0.015) * (activatedN === null ? 4 : 1);
+      const lifeMonths = Math.ceil(Math.log(Math.max(random.next(), 1e-9)) / Math.log(1 - hazard));
+      const closedCandidate = approvedN + lifeMonths * 30 + random.int(0, 29);
+      const closedN = closedCandidate < todayN ? closedCandidate : null;
+      const [state, , cities] = stateTable.pick(random);
+      const [city, zip3] = random.pick(cities);
+      const words = BUSINESS_WORDS[mcc.kind];
+      const dba = random.chance(0.25)
+        ? `${random.pick(LAST_NAMES)}'s ${random.pick(words.nouns)}`
+        : `${random.pick(PLACE_WORDS)} ${random.pick(words.nouns)}`;
+      const suffix = random.pick(words.suffixes);
+      const mid = `${MID_PREFIX[bank] ?? '9999'}${String(i + 1).padStart(7, '0')}${random.digits(5)}`;
+      const domain = `${slug(dba)}${i}.example`;
+      merchants.push({
+        mid,
+        dba,
+        legal_name: random.chance(0.2)
+          ? `${random.pick(LAST_NAMES)} Holdings LLC`
+          : `${dba}${suffix ? ` ${suffix}` : ' LLC'}`,
+        partner_id: partner.id,
+        group_id: group.group_id,
+        profile,
+        sponsor_bank: bank,
+        association_number: group.association_number,
+        mcc: mcc.code,
+        status: closedN === null ? 'Open' : 'Closed',
+        email: `owner@${domain}`,
+        phone: `(${random.int(201, 989)}) ${random.int(200, 989)}-${random.digits(4)}`,
+        cb_email: random.chance(0.7) ? `chargebacks@${domain}` : null,
+        address: `${random.int(1, 9999)} ${random.pick(PLACE_WORDS)} ${random.pick(['St', 'Ave', 'Rd', 'Blvd', 'Way', 'Ln'])}`,
+        city,
+        state,
+        zip: `${zip3}${random.digits(2)}`,
+        funding: random.chance(bank === 'CBCAL' ? 0.45 : 0.2) ? 'Next Day' : 'Standard',
+        opened_on: isoDay(approvedN),
+        approved_on: isoDay(approvedN),
+        activated_on: activatedN === null ? null : isoDay(activatedN),
+        closed_on: closedN === null ? null : isoDay(closedN),
+        rm: partner.rm,
+        underwriter: random.pick(STAFF.underwriters),
+        sales_rep: `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`,
+      });
+      const sizeFactor = profile === 'PayLo' ? 0.55 : profile === 'High Risk' ? 1.4 : 1;
+      params.push({
+        merchant_index: i,
+        partner_id: partner.id,
+        opened_on: isoDay(approvedN),
+        open_to: isoDay(closedN ?? todayN),
+        active_from: activatedN === null ? null : isoDay(activatedN),
+        active_to: activatedN === null ? null : isoDay(Math.min(closedN ?? todayN - 1, todayN - 1)),
+        base: Math.round(mcc.volume * sizeFactor * random.logNormal(1, 0.75)),
+        ticket: Math.max(3, Math.round(mcc.ticket * random.logNormal(1, 0.25) * 100) / 100),
+        cb_rate: profile === 'High Risk' ? 0.004 + random.next() * 0.008 : 0.0002 + random.next() * 0.0009,
+        refund_rate:
+          mcc.kind === 'retail' || mcc.kind === 'online'
+            ? 0.015 + random.next() * 0.03
+            : 0.004 + random.next() * 0.01,
+        trend: Math.max(-0.25, Math.min(0.35, 0.03 + 0.09 * random.normal())),
+        margin_bps: Math.max(10, Math.round((MARGIN_BPS[profile] ?? 40) * random.logNormal(1, 0.2))),
+        ic_rate:
+          Math.round((0.016 + Math.min(0.007, 8 / mcc.ticket / 100) + random.next() * 0.003) * 100000) /
+          100000,
+      });
+      apps.push({
+        merchant_index: i,
+        partner_id: partner.id,
+        group_id: group.group_id,
+        dba,
+        profile,
+        sponsor_bank: bank,
+        status: 'Approved',
+        pending_level: null,
+        submitted_at: stamp(random, submittedN, now),
+        approved_at: stamp(random, approvedN, now),
+        closed_at: closedN === null ? null : stamp(random, closedN, now),
+        underwriter: random.pick(STAFF.underwriters),
+        rm: partner.rm,
+      });
+    }
+    const merchantIds = await insertAll<{ id: number }>(trx, 'merchants', merchants, ['id']);
+    log(`  ${merchantIds.length} merchants`);
+
+    // Applications that did not become merchants: declined and withdrawn through history, pending lately.
+    const pendingCount = Math.max(20, Math.round(size.merchants * 0.015));
+    for (let i = apps.length; i < size.applications; i++) {
+      const partner = isoTable.pick(random);
+      const group = random.pick(groupsByPartner.get(partner.id) ?? []);
+      const pending = i - size.merchants < pendingCount;
+      const earliest = Math.max(historyStartN, dayNumber(partner.date_signed ?? HISTORY_START) + 30);
+      const submittedN = pending
+        ? todayN - Math.floor(random.next() ** 1.3 * 120)
+        : Math.min(todayN, earliest + Math.floor(random.next() ** 0.75 * (todayN - earliest + 1)));
+      const kind = MCCS[random.int(0, MCCS.length - 1)]?.kind ?? 'retail';
+      apps.push({
+        merchant_index: null,
+        partner_id: partner.id,
+        group_id: group.group_id,
+        dba: `${random.pick(PLACE_WORDS)} ${random.pick(BUSINESS_WORDS[kind].nouns)}`,
+        profile: random.chance(0.08) ? 'Unassigned' : group.profile,
+        sponsor_bank: group.bank,
+        status: pending ? 'Pending' : random.chance(0.75) ? 'Declined' : 'Withdrawn',
+        pending_level: pending ? random.weighted([1, 2, 3], [50, 32, 18]) : null,
+        submitted_at: stamp(random, submittedN, now),
+        approved_at: null,
+        closed_at: null,
+        underwriter: random.pick(STAFF.underwriters),
+        rm: partner.rm,
+      });
+    }
+    const appRows = apps.map(({ merchant_index, ...a }) => ({
+      ...a,
+      merchant_id: merchant_index === null ? null : (merchantIds[merchant_index as number]?.id ?? null),
+    }));
+    await insertAll(trx, 'applications', appRows);
+    log(`  ${appRows.length} applications`);
+
+    await sql`create temporary table seed_params (
+      merchant_id integer primary key, partner_id integer, opened_on date, open_to date, active_from date, active_to date,
+      base float8, ticket float8, cb_rate float8, refund_rate float8, trend float8, margin_bps float8, ic_rate float8
+    ) on commit drop`.execute(trx);
+    await insertAll(
+      trx,
+      'seed_params' as 'merchants',
+      params.map(({ merchant_index, ...p }) => ({
+        merchant_id: merchantIds[merchant_index as number]?.id,
+        ...p,
+      })),
+    );
+
+    await generateActivity(trx, seed, window);
+    log('  activity');
+    await generateIncome(trx);
+    log('  income');
+    const lastResidualMonth = addMonths(currentMonth, -2);
+    await generateResiduals(trx, seed, lastResidualMonth);
+    await generateAdjustments(trx, seed, lastResidualMonth);
+    log('  residuals and adjustments');
+
+    await insertAll(trx, 'schedule_a', scheduleA(random, partners));
+    await goalsAndBudgets(trx, now);
+  });
+  await sql`analyze`.execute(db);
+  return {
+    partners: size.isos,
+    merchants: size.merchants,
+    applications: size.applications,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+}
+
+/** A timestamp on day n during business hours, never after now. */
+function stamp(random: Random, n: number, now: Date): Date {
+  const t = new Date(n * DAY + (13 + random.next() * 10) * 3_600_000);
+  return t.getTime() > now.getTime()
+    ? new Date(n * DAY + random.next() * Math.max(0, now.getTime() - n * DAY))
+    : t;
+}
+
+function scheduleA(random: Random, partners: readonly SeededPartner[]) {
+  const items: Array<[string, string, number | null, number | null]> = [
+    ['Visa/MC/Discover discount', 'Discount', 8, null],
+    ['Authorization', 'Per item', null, 0.05],
+    ['Batch settlement', 'Per item', null, 0.03],
+    ['Amex OptBlue', 'Discount', 15, null],
+    ['PIN debit', 'Per item', null, 0.06],
+    ['Monthly account', 'Monthly', null, 2.0],
+    ['Annual fee', 'Annual', null, 5.0],
+    ['PCI program', 'Monthly', null, 2.5],
+  ];
+  const rows: Record<string, unknown>[] = [];
+  for (const p of partners) {
+    const effective = p.date_signed ?? '2016-01-01';
+    for (const [item, category, bps, perItem] of items) {
+      rows.push({
+        partner_id: p.id,
+        item,
+        category,
+        rate_bps: bps === null ? null : (bps + random.int(-2, 4) * 0.5).toFixed(3),
+        per_item: perItem === null ? null : (perItem * (1 + random.int(-1, 2) * 0.1)).toFixed(4),
+        effective_date: effective,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Approval goals from 2019 (a little above each month's actual approvals) and processing budgets from 2020. */
+async function goalsAndBudgets(db: Db, now: Date) {
+  const endOfYear = `${now.getUTCFullYear()}-12-01`;
+  await sql`
+    insert into approval_goals (month, goal)
+    select mon::date,
+           greatest(10, round(coalesce(
+             (select count(*) from applications a where a.approved_at >= mon - interval '1 year' and a.approved_at < mon - interval '11 months'),
+             0) * 1.12 / 5) * 5)::int
+    from generate_series(date '2019-01-01', ${endOfYear}::date, interval '1 month') mon`.execute(db);
+  await sql`
+    insert into processing_budgets (month, bank, budget)
+    select mon::date, b.bank,
+           round(coalesce((select sum(a.volume) from merchant_monthly a join merchants m on m.id = a.merchant_id
+                            where m.sponsor_bank = b.bank and a.month = (mon - interval '1 year')::date), 0) * 1.08, -3)
+    from generate_series(date '2020-01-01', ${endOfYear}::date, interval '1 month') mon
+    cross join (values ('CBCAL'), ('Esquire'), ('Chesapeake'), ('PPS'), ('FirstData')) b(bank)`.execute(db);
+}
+
+/** Inserts rows in batches that stay under PostgreSQL's 65,535 parameters a statement. */
+async function insertAll<R = unknown>(
+  db: Db,
+  table: string,
+  rows: readonly object[],
+  returning: string[] = [],
+): Promise<R[]> {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(rows[0] as object).length;
+  const batch = Math.max(1, Math.floor(60_000 / columns));
+  const out: R[] = [];
+  for (let i = 0; i < rows.length; i += batch) {
+    // biome-ignore lint/suspicious/noExplicitAny: the generator writes many tables through one helper
+    let q: any = db.insertInto(table as any).values(rows.slice(i, i + batch) as any);
+    if (returning.length > 0) q = q.returning(returning);
+    const result = await q.execute();
+    if (returning.length > 0) out.push(...(result as R[]));
+  }
+  return out;
+}
+
+function slug(name: string) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '');
+}

@@ -1,0 +1,207 @@
+import type { Readable } from 'node:stream';
+import { type ImportProblem, MAX_IMPORT_PROBLEMS, type UploadColumn } from '@paydesk/domain';
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db/connect';
+import { AppError } from './errors';
+import { readFirstSheet } from './spreadsheets';
+
+/**
+ * All-or-nothing imports. Every row of the file is checked against the layout; good rows are written to a
+ * temporary staging table of the request's transaction as they stream in; a file with any bad row is
+ * refused whole, with row numbers and reasons, and nothing changes. A good file is then applied from the
+ * staging table by the import's own SQL, in the same transaction.
+ */
+export class ImportRejected extends AppError {
+  constructor(message: string, problems: ImportProblem[]) {
+    super('bad_request', message, { problems });
+  }
+}
+
+export type ImportSource =
+  | { kind: 'xlsx'; stream: Readable }
+  | { kind: 'rows'; rows: readonly (readonly unknown[])[] };
+
+const SQL_TYPE: Record<UploadColumn['type'], string> = {
+  text: 'text',
+  month: 'date',
+  date: 'date',
+  money: 'numeric(14, 2)',
+  integer: 'integer',
+  decimal: 'numeric(14, 4)',
+};
+
+/** Staging column name of a layout column. */
+export const stagingColumn = (header: string) => `c_${header.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+
+export interface StagedImport {
+  rows: number;
+  problems: ImportProblem[];
+  addProblem: (p: ImportProblem) => void;
+}
+
+/**
+ * Streams the source into the temporary table `import_rows` (row_no plus one column per layout column) and
+ * returns how many rows were staged. Throws ImportRejected when any row is bad.
+ */
+export async function stageImport(
+  db: Db,
+  columns: readonly UploadColumn[],
+  source: ImportSource,
+): Promise<number> {
+  const defs = columns.map((c) => `${stagingColumn(c.header)} ${SQL_TYPE[c.type]}`).join(', ');
+  await sql
+    .raw(`create temporary table import_rows (row_no integer primary key, ${defs}) on commit drop`)
+    .execute(db);
+
+  const problems: ImportProblem[] = [];
+  let extraProblems = 0;
+  const problem = (p: ImportProblem) => {
+    if (problems.length < MAX_IMPORT_PROBLEMS) problems.push(p);
+    else extraProblems++;
+  };
+  let batch: Record<string, unknown>[] = [];
+  let staged = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    // The staging table is created at run time, so it is outside the typed schema.
+    await (db as unknown as Kysely<{ import_rows: Record<string, unknown> }>)
+      .insertInto('import_rows')
+      .values(batch)
+      .execute();
+    staged += batch.length;
+    batch = [];
+  };
+  let sawHeader = false;
+  const onRow = async (rowNumber: number, values: readonly unknown[]) => {
+    if (!sawHeader) {
+      sawHeader = true;
+      const got = values.map((v) =>
+        String(v ?? '')
+          .trim()
+          .toLowerCase(),
+      );
+      const expected = columns.map((c) => c.header.toLowerCase());
+      if (expected.some((h, i) => got[i] !== h)) {
+        problem({
+          row: rowNumber,
+          message: `The first row must be the column headers: ${columns.map((c) => c.header).join(', ')}`,
+        });
+      }
+      return;
+    }
+    if (values.every((v) => v === null || v === undefined || String(v).trim() === '')) return;
+    const record: Record<string, unknown> = { row_no: rowNumber };
+    let ok = true;
+    columns.forEach((c, i) => {
+      const converted = convert(c, values[i]);
+      if (typeof converted === 'object' && converted !== null && 'problem' in converted) {
+        ok = false;
+        problem({ row: rowNumber, column: c.header, message: converted.problem });
+      } else record[stagingColumn(c.header)] = converted;
+    });
+    if (
+      values.length > columns.length &&
+      values.slice(columns.length).some((v) => v !== null && String(v).trim() !== '')
+    ) {
+      ok = false;
+      problem({
+        row: rowNumber,
+        message: `The row has more than the ${columns.length} columns of the layout`,
+      });
+    }
+    if (ok && problems.length === 0) {
+      batch.push(record);
+      if (batch.length >= 1000) await flush();
+    }
+  };
+
+  if (source.kind === 'xlsx') {
+    try {
+      await readFirstSheet(source.stream, onRow);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new ImportRejected('The file could not be read as an .xlsx workbook', [
+        { row: 0, message: 'The file could not be read as an .xlsx workbook' },
+      ]);
+    }
+  } else {
+    // The spec's JSON form carries the rows after the header.
+    sawHeader = true;
+    for (const [i, values] of source.rows.entries()) await onRow(i + 2, values);
+  }
+  if (problems.length === 0) await flush();
+  if (problems.length === 0 && staged === 0) problem({ row: 0, message: 'The file has no rows to import' });
+  if (problems.length > 0) throw rejection(problems, extraProblems);
+  return staged;
+}
+
+export function rejection(problems: ImportProblem[], extra = 0): ImportRejected {
+  const count = problems.length + extra;
+  return new ImportRejected(
+    `Nothing was imported: ${count} problem${count === 1 ? '' : 's'} found${extra > 0 ? ` (the first ${problems.length} are listed)` : ''}`,
+    problems,
+  );
+}
+
+type Converted = string | number | null | { problem: string };
+
+function convert(c: UploadColumn, raw: unknown): Converted {
+  const empty = raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '');
+  if (empty) return c.required ? { problem: `${c.header} is required` } : null;
+  const text = raw instanceof Date ? raw.toISOString().slice(0, 10) : String(raw).trim();
+  switch (c.type) {
+    case 'text':
+      return text.length > 200 ? { problem: `${c.header} is longer than 200 characters` } : text;
+    case 'month': {
+      const m = /^(\d{4})-(\d{2})(?:-01)?$/.exec(text);
+      if (!m || Number(m[2]) < 1 || Number(m[2]) > 12)
+        return { problem: `${c.header} must be a month such as 2026-09` };
+      return `${m[1]}-${m[2]}-01`;
+    }
+    case 'date': {
+      if (
+        !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+        !new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)
+      ) {
+        return { problem: `${c.header} must be a date such as 2026-09-30` };
+      }
+      return text;
+    }
+    case 'money':
+    case 'decimal': {
+      const n = typeof raw === 'number' ? raw : Number(text.replace(/[$,\s]/g, ''));
+      if (!Number.isFinite(n) || Math.abs(n) >= 1e12) return { problem: `${c.header} must be a number` };
+      const places = c.type === 'money' ? 2 : 4;
+      const scaled = n * 10 ** places;
+      if (Math.abs(scaled - Math.round(scaled)) > 1e-6) {
+        return { problem: `${c.header} must have at most ${places} decimals` };
+      }
+      return (Math.round(scaled) / 10 ** places).toFixed(places);
+    }
+    case 'integer': {
+      const n = typeof raw === 'number' ? raw : Number(text.replace(/[,\s]/g, ''));
+      if (!Number.isInteger(n) || Math.abs(n) > 2_000_000_000)
+        return { problem: `${c.header} must be a whole number` };
+      return n;
+    }
+  }
+}
+
+/** Rows of `import_rows` that an apply step found wrong (e.g. an unknown MID), turned into a rejection. */
+export async function rejectRows(
+  db: Db,
+  query: string,
+  message: (row: Record<string, unknown>) => string,
+  column?: string,
+) {
+  const { rows } = await sql
+    .raw<Record<string, unknown> & { row_no: number }>(
+      `${query} order by row_no limit ${MAX_IMPORT_PROBLEMS + 1}`,
+    )
+    .execute(db);
+  if (rows.length === 0) return;
+  const problems = rows
+    .slice(0, MAX_IMPORT_PROBLEMS)
+    .map((r) => ({ row: r.row_no, ...(column ? { column } : {}), message: message(r) }));
+  throw rejection(problems, rows.length > MAX_IMPORT_PROBLEMS ? 1 : 0);
+}

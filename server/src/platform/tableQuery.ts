@@ -1,0 +1,164 @@
+import type { ColumnDef, FilterState, SortState, TableDef, TablePage } from '@paydesk/domain';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../db/connect';
+import { badRequest } from './errors';
+
+/**
+ * The server half of the table toolkit. A table is its column definitions (shared with the web app) plus,
+ * per column, a trusted SQL expression written here in the code. Requests name columns only by id: an id
+ * that is not in the whitelist, or a filter that does not fit the column, is refused with 400, and every
+ * value travels as a parameter.
+ */
+export interface TableSource<Id extends string> {
+  def: TableDef<Id>;
+  /** SQL expression of each column, e.g. 'm.dba'. Code only, never input. */
+  expressions: Record<Id, string>;
+  /** The FROM clause with its joins. */
+  from: string;
+  /** Columns the search box matches by prefix. */
+  searchable: readonly Id[];
+  /** Unique expression that makes every order total, so pages never overlap. */
+  tiebreak: string;
+}
+
+export interface TableRequest {
+  filters: readonly FilterState[];
+  sort: readonly SortState[];
+  search: string;
+}
+
+const like = (value: string) => `${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function column<Id extends string>(source: TableSource<Id>, id: string, what: string): ColumnDef<Id> {
+  const col = source.def.columns.find((c) => c.id === id);
+  if (!col) throw badRequest(`Unknown column "${id}" in ${what}`);
+  return col;
+}
+
+function expr<Id extends string>(source: TableSource<Id>, id: Id): RawBuilder<unknown> {
+  return sql.raw(source.expressions[id]);
+}
+
+/** The WHERE conditions of a request, after checking every column and filter against the whitelist. */
+export function conditions<Id extends string>(
+  source: TableSource<Id>,
+  request: TableRequest,
+  base: RawBuilder<unknown>[] = [],
+): RawBuilder<unknown>[] {
+  const out = [...base];
+  for (const f of request.filters) {
+    const col = column(source, f.id, 'filters');
+    if (col.filter !== f.kind) {
+      throw badRequest(
+        `Column "${f.id}" cannot be filtered ${f.kind === 'text' ? 'by text' : `as ${f.kind}`}`,
+      );
+    }
+    const e = expr(source, col.id);
+    switch (f.kind) {
+      case 'text':
+        if (f.value.trim() !== '') out.push(sql`lower(${e}::text) like ${like(f.value.trim())}`);
+        break;
+      case 'range':
+        if (f.min !== null) out.push(sql`${e} >= ${f.min}`);
+        if (f.max !== null) out.push(sql`${e} <= ${f.max}`);
+        break;
+      case 'dateRange':
+        if (f.from !== null) out.push(sql`${e} >= ${f.from}::date`);
+        // The end date counts to the end of its day.
+        if (f.to !== null) out.push(sql`${e} < ${f.to}::date + 1`);
+        break;
+      case 'select': {
+        if (f.values.length === 0) break;
+        const unknown = col.options ? f.values.filter((v) => !col.options?.includes(v)) : [];
+        if (unknown.length > 0) throw badRequest(`"${unknown[0]}" is not a value of column "${f.id}"`);
+        out.push(sql`${e} in (${sql.join(f.values)})`);
+        break;
+      }
+    }
+  }
+  const search = request.search.trim();
+  if (search !== '' && source.searchable.length > 0) {
+    const ors = source.searchable.map((id) => sql`lower(${expr(source, id)}::text) like ${like(search)}`);
+    out.push(sql`(${sql.join(ors, sql` or `)})`);
+  }
+  return out;
+}
+
+export function orderBy<Id extends string>(
+  source: TableSource<Id>,
+  sort: readonly SortState[],
+): RawBuilder<unknown> {
+  const chosen = sort.length > 0 ? sort : source.def.defaultSort;
+  const parts = chosen.map((s) => {
+    const col = column(source, s.id, 'sort');
+    if (!col.sortable) throw badRequest(`Column "${s.id}" cannot be sorted`);
+    return sql`${expr(source, col.id)} ${sql.raw(s.desc ? 'desc nulls last' : 'asc nulls last')}`;
+  });
+  return sql.join([...parts, sql.raw(source.tiebreak)]);
+}
+
+function selectList<Id extends string>(source: TableSource<Id>, ids: readonly Id[]): RawBuilder<unknown> {
+  return sql.join(ids.map((id) => sql`${expr(source, id)} as ${sql.ref(id)}`));
+}
+
+/** Checks a request against the whitelist without running it (for answers that stream). */
+export function checkRequest<Id extends string>(
+  source: TableSource<Id>,
+  request: TableRequest,
+  columns: readonly string[],
+) {
+  conditions(source, request);
+  orderBy(source, request.sort);
+  for (const id of columns) column(source, id, 'columns');
+}
+
+const where = (conds: RawBuilder<unknown>[]) =>
+  conds.length > 0 ? sql`where ${sql.join(conds, sql` and `)}` : sql``;
+
+/** One page of rows and the count of all matching rows. */
+export async function queryPage<Id extends string, Row>(
+  db: Db,
+  source: TableSource<Id>,
+  request: TableRequest & { page: number; pageSize: number },
+  base: RawBuilder<unknown>[] = [],
+): Promise<TablePage<Row>> {
+  if (!source.def.pageSizes.includes(request.pageSize)) {
+    throw badRequest(`Page size must be one of ${source.def.pageSizes.join(', ')}`);
+  }
+  const conds = conditions(source, request, base);
+  const ids = source.def.columns.map((c) => c.id);
+  const from = sql.raw(source.from);
+  const { rows } = await sql<Row>`select ${selectList(source, ids)} from ${from} ${where(conds)}
+    order by ${orderBy(source, request.sort)} limit ${request.pageSize} offset ${(request.page - 1) * request.pageSize}`.execute(
+    db,
+  );
+  const count = await sql<{ n: number }>`select count(*) as n from ${from} ${where(conds)}`.execute(db);
+  return { rows, total: count.rows[0]?.n ?? 0, page: request.page, pageSize: request.pageSize };
+}
+
+/**
+ * Every matching row, read through a cursor in chunks and handed to `onChunk` one chunk at a time: exports
+ * never hold the whole result. Runs on the request's transaction (cursors need one).
+ */
+export async function forEachChunk<Id extends string, Row>(
+  db: Db,
+  source: TableSource<Id>,
+  request: TableRequest,
+  columns: readonly string[],
+  onChunk: (rows: Row[]) => Promise<void> | void,
+  base: RawBuilder<unknown>[] = [],
+  chunkSize = 2000,
+): Promise<number> {
+  const ids = columns.map((id) => column(source, id, 'columns').id);
+  const conds = conditions(source, request, base);
+  const compiled = sql<Row>`select ${selectList(source, ids)} from ${sql.raw(source.from)} ${where(conds)}
+    order by ${orderBy(source, request.sort)}`.compile(db);
+  let count = 0;
+  await db.getExecutor().provideConnection(async (connection) => {
+    for await (const chunk of connection.streamQuery<Row>(compiled, chunkSize)) {
+      count += chunk.rows.length;
+      await onChunk(chunk.rows);
+    }
+  });
+  return count;
+}

@@ -1,0 +1,486 @@
+import { addMonths, monthStart, XLSX_MIME } from '@paydesk/domain';
+import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type TestApp, testApp } from './helpers';
+
+let t: TestApp;
+let admin: Client;
+const month = addMonths(monthStart(new Date()), -1);
+const residualMonth = addMonths(monthStart(new Date()), -2);
+
+beforeAll(async () => {
+  t = await testApp();
+  admin = new Client(t.app);
+  await admin.signin('admin@paydesk.local');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const query = (c: Client, body: Record<string, unknown>) =>
+  c.post('/api/selfserve/query', { dt: month, ...body });
+
+async function count(text: string, ...params: unknown[]): Promise<number> {
+  const parts = text.split('?');
+  const raw = sql.join(
+    parts.map((p, i) => (i < params.length ? sql`${sql.raw(p)}${params[i]}` : sql.raw(p))),
+    sql``,
+  );
+  const { rows } = await sql<{ n: number }>`${raw}`.execute(t.db);
+  return rows[0]?.n ?? 0;
+}
+
+async function xlsx(rows: unknown[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Sheet1');
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+async function readXlsx(body: Buffer): Promise<unknown[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(body as unknown as ArrayBuffer);
+  const rows: unknown[][] = [];
+  wb.worksheets[0]?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
+
+describe('table query', () => {
+  it('pages the month with the default sort and counts every row', async () => {
+    const res = await query(admin, { page: 1, pageSize: 10 });
+    expect(res.statusCode).toBe(200);
+    const page = res.json();
+    expect(page.rows).toHaveLength(10);
+    expect(page.total).toBe(
+      await count('select count(*) as n from merchant_monthly where month = ?::date', month),
+    );
+    const volumes = page.rows.map((r: { tx_amt: string }) => Number(r.tx_amt));
+    expect(volumes).toEqual([...volumes].sort((a, b) => b - a));
+    const top = await count(
+      'select count(*) as n from merchant_monthly where month = ?::date and volume > ?',
+      month,
+      volumes[0],
+    );
+    expect(top).toBe(0);
+    const second = (await query(admin, { page: 2, pageSize: 10 })).json();
+    expect(second.rows[0].mid).not.toBe(page.rows[9].mid);
+  });
+
+  it('filters text by case-insensitive prefix', async () => {
+    const some = (await query(admin, { pageSize: 25 })).json().rows[3];
+    const prefix = String(some.dba).slice(0, 3).toUpperCase();
+    const res = (
+      await query(admin, { filters: [{ id: 'dba', kind: 'text', value: prefix }], pageSize: 1000 })
+    ).json();
+    expect(res.total).toBe(
+      await count(
+        'select count(*) as n from merchant_monthly a join merchants m on m.id = a.merchant_id where a.month = ?::date and lower(m.dba) like ?',
+        month,
+        `${prefix.toLowerCase()}%`,
+      ),
+    );
+    expect(res.rows.every((r: { dba: string }) => r.dba.toLowerCase().startsWith(prefix.toLowerCase()))).toBe(
+      true,
+    );
+    const wild = (await query(admin, { filters: [{ id: 'dba', kind: 'text', value: '%' }] })).json();
+    expect(wild.total).toBe(0);
+  });
+
+  it('filters whole-number ranges, date ranges (end date to end of day) and selects', async () => {
+    const range = (
+      await query(admin, { filters: [{ id: 'tx_cnt', kind: 'range', min: 100, max: 2000 }], pageSize: 1000 })
+    ).json();
+    expect(range.total).toBe(
+      await count(
+        'select count(*) as n from merchant_monthly where month = ?::date and transactions between 100 and 2000',
+        month,
+      ),
+    );
+    const opened = (
+      await query(admin, {
+        filters: [{ id: 'opend', kind: 'dateRange', from: '2020-01-01', to: '2020-12-31' }],
+      })
+    ).json();
+    expect(opened.total).toBe(
+      await count(
+        "select count(*) as n from merchant_monthly a join merchants m on m.id = a.merchant_id where a.month = ?::date and m.opened_on between '2020-01-01' and '2020-12-31'",
+        month,
+      ),
+    );
+    const select = (
+      await query(admin, {
+        filters: [{ id: 'merchprofile', kind: 'select', values: ['PayLo', 'High Risk'] }],
+      })
+    ).json();
+    expect(select.total).toBe(
+      await count(
+        "select count(*) as n from merchant_monthly a join merchants m on m.id = a.merchant_id where a.month = ?::date and m.profile in ('PayLo', 'High Risk')",
+        month,
+      ),
+    );
+  });
+
+  it('searches MID, DBA, legal name and ISO by prefix', async () => {
+    const res = (await query(admin, { search: 'summit', pageSize: 25 })).json();
+    expect(res.total).toBeGreaterThan(0);
+    expect(
+      res.rows.every(
+        (r: { groupname: string; dba: string }) => /^summit/i.test(r.groupname) || /^summit/i.test(r.dba),
+      ),
+    ).toBe(true);
+  });
+
+  it('refuses unknown columns, mismatched filters, unsortable sorts, bad ranges and page sizes', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ filters: [{ id: 'password_hash', kind: 'text', value: 'x' }] }, /Unknown column "password_hash"/],
+      [{ filters: [{ id: 'dba', kind: 'range', min: 1, max: 2 }] }, /cannot be filtered as range/],
+      [{ sort: [{ id: 'm.id; drop table users', desc: true }] }, /Unknown column/],
+      [{ filters: [{ id: 'tx_cnt', kind: 'range', min: 5, max: 1 }] }, /minimum must not exceed/],
+      [{ filters: [{ id: 'tx_cnt', kind: 'range', min: 1.5, max: null }] }, /whole numbers/],
+      [{ filters: [{ id: 'merchprofile', kind: 'select', values: ['Nope'] }] }, /not a value/],
+      [{ pageSize: 50 }, /Page size must be one of 10, 25, 1000/],
+      [{ dt: '2015-01-01' }, /from 2016-05/],
+      [{ dt: '2026-13-01' }, /first day of a month/],
+      [{ sql: 'select 1' }, /Unrecognized key/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await query(admin, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+  });
+
+  it('the spec’s list call returns every row of the month', async () => {
+    const res = await admin.post('/api/selfserve', { dt: month });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toHaveLength(
+      await count('select count(*) as n from merchant_monthly where month = ?::date', month),
+    );
+    const residual = await admin.post('/api/ResidualSelfServe', { dt: residualMonth });
+    expect(residual.json()).toHaveLength(
+      await count('select count(*) as n from residuals where month = ?::date', residualMonth),
+    );
+    const search = (await admin.post('/api/searchselfserve', { val: 'summit', dt: month })).json();
+    expect(search.length).toBe((await query(admin, { search: 'summit' })).json().total);
+  });
+
+  it('an ISO-bound user sees only their ISO’s rows', async () => {
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    const res = (await query(partner, { pageSize: 1000 })).json();
+    expect(res.total).toBe(
+      await count(
+        "select count(*) as n from merchant_monthly a join partners p on p.id = a.partner_id where a.month = ?::date and p.account_name = 'Summit Payment Group'",
+        month,
+      ),
+    );
+    expect(res.rows.every((r: { groupname: string }) => r.groupname === 'Summit Payment Group')).toBe(true);
+    const residual = (
+      await partner.post('/api/ResidualSelfServe/query', { dt: residualMonth, pageSize: 1000 })
+    ).json();
+    expect(residual.rows.every((r: { Agent: string }) => r.Agent === 'Summit Payment Group')).toBe(true);
+  });
+});
+
+describe('export', () => {
+  it('downloads every filtered row, not just the page, in the visible columns', async () => {
+    const filters = [{ id: 'merchprofile', kind: 'select', values: ['Traditional'] }];
+    const total = (await query(admin, { filters })).json().total;
+    const res = await admin.post('/api/selfserve/export', {
+      dt: month,
+      filters,
+      columns: ['mid', 'dba', 'tx_amt'],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(XLSX_MIME);
+    expect(res.headers['content-disposition']).toContain(`SelfServe-${month.slice(0, 7)}.xlsx`);
+    const rows = await readXlsx(res.rawPayload);
+    expect(rows[0]).toEqual(['MID', 'DBA', 'Volume']);
+    expect(rows.length - 1).toBe(total);
+    expect(total).toBeGreaterThan(10);
+    expect(typeof rows[1]?.[2]).toBe('number');
+  });
+
+  it('refuses an unknown column before any file is sent', async () => {
+    const res = await admin.post('/api/selfserve/export', { dt: month, columns: ['mid', 'password'] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/Unknown column "password"/);
+  });
+});
+
+describe('saved reports', () => {
+  const save = (c: Client, email: string, name: string, extra: Record<string, unknown> = {}) =>
+    c.post('/api/savereport', {
+      email,
+      saveTextboxVal: name,
+      filtr: JSON.stringify({
+        filters: [{ id: 'dba', kind: 'text', value: 'gol' }],
+        sort: [{ id: 'tx_cnt', desc: true }],
+        search: '',
+      }),
+      visCol: JSON.stringify(['mid', 'dba', 'tx_cnt']),
+      table: 'selfserve',
+      ...extra,
+    });
+
+  it('saves, lists, loads, overwrites and deletes a user’s own reports', async () => {
+    const sales = new Client(t.app);
+    await sales.signin('sales@paydesk.local');
+    expect((await save(sales, 'sales@paydesk.local', 'Golden')).json()).toEqual({
+      success: true,
+      reportName: 'Golden',
+    });
+    expect((await save(sales, 'sales@paydesk.local', 'Golden')).statusCode).toBe(200);
+    const list = (
+      await sales.post('/api/getallreports', { email: 'sales@paydesk.local', table: 'selfserve' })
+    ).json();
+    expect(list).toEqual([{ reportName: 'Golden' }]);
+    const got = (
+      await sales.post('/api/getreport', { email: 'sales@paydesk.local', name: 'Golden', table: 'selfserve' })
+    ).json();
+    expect(JSON.parse(got.filters).filters[0]).toEqual({ id: 'dba', kind: 'text', value: 'gol' });
+    expect(JSON.parse(got.columns)).toEqual(['mid', 'dba', 'tx_cnt']);
+    expect(
+      (await sales.post('/api/getallreports', { email: 'sales@paydesk.local', table: 'residual' })).json(),
+    ).toEqual([]);
+
+    const finance = new Client(t.app);
+    await finance.signin('finance@paydesk.local');
+    expect(
+      (
+        await finance.post('/api/getallreports', { email: 'finance@paydesk.local', table: 'selfserve' })
+      ).json(),
+    ).toEqual([]);
+    expect(
+      (await finance.post('/api/getallreports', { email: 'sales@paydesk.local', table: 'selfserve' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await finance.post('/api/getreport', {
+          email: 'finance@paydesk.local',
+          name: 'Golden',
+          table: 'selfserve',
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await finance.post('/api/deletereport', {
+          email: 'sales@paydesk.local',
+          name: 'Golden',
+          table: 'selfserve',
+        })
+      ).statusCode,
+    ).toBe(403);
+
+    expect(
+      (
+        await sales.post('/api/deletereport', {
+          email: 'sales@paydesk.local',
+          name: 'Golden',
+          table: 'selfserve',
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await sales.post('/api/getallreports', { email: 'sales@paydesk.local', table: 'selfserve' })).json(),
+    ).toEqual([]);
+  });
+
+  it('refuses an empty name and filters that are not JSON or not filters', async () => {
+    const sales = new Client(t.app);
+    await sales.signin('sales@paydesk.local');
+    expect((await save(sales, 'sales@paydesk.local', '   ')).json().message).toMatch(
+      /Give the report a name/,
+    );
+    expect((await save(sales, 'sales@paydesk.local', 'X', { filtr: '{not json' })).json().message).toBe(
+      'filtr is not valid JSON',
+    );
+    expect(
+      (await save(sales, 'sales@paydesk.local', 'X', { filtr: '{"filters":[{"id":"a","kind":"sql"}]}' }))
+        .statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('imports', () => {
+  it('imports a Self Serve month, and importing again replaces instead of duplicating', async () => {
+    const rows = (await query(admin, { pageSize: 10 })).json().rows as Array<{ mid: string }>;
+    const [a, b] = rows;
+    const file = await xlsx([
+      ['mid', 'tx_amt', 'tx_cnt', 'cb_amt', 'cb_cnt', 'ref_amt', 'ref_cnt', 'income'],
+      [a?.mid, 12345.67, 321, 10, 1, 20.5, 2, 99.99],
+      [b?.mid, '1,000.00', 10, 0, 0, 0, 0, 5],
+    ]);
+    const before = await count('select count(*) as n from merchant_monthly');
+    for (let i = 0; i < 2; i++) {
+      const res = await admin.upload(`/api/selfserve/import?dt=${month}`, file);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ success: true, message: 'Imported 2 rows', rows: 2 });
+    }
+    expect(await count('select count(*) as n from merchant_monthly')).toBe(before);
+    const after = (await query(admin, { filters: [{ id: 'mid', kind: 'text', value: a?.mid }] })).json()
+      .rows[0];
+    expect(after).toMatchObject({
+      tx_amt: '12345.67',
+      tx_cnt: 321,
+      cb_amt: '10.00',
+      ref_cnt: 2,
+      income: '99.99',
+    });
+    const income = await t.db
+      .selectFrom('merchant_income as i')
+      .innerJoin('merchants as m', 'm.id', 'i.merchant_id')
+      .select(['i.gross', 'i.net', 'i.expenses'])
+      .where('m.mid', '=', a?.mid as string)
+      .where('i.month', '=', month)
+      .executeTakeFirstOrThrow();
+    expect(Number(income.gross) - Number(income.expenses)).toBeCloseTo(Number(income.net), 2);
+  });
+
+  it('refuses a file with any bad row, lists row numbers and reasons, and changes nothing', async () => {
+    const rows = (await query(admin, { pageSize: 10 })).json().rows as Array<{ mid: string; tx_amt: string }>;
+    const file = await xlsx([
+      ['mid', 'tx_amt', 'tx_cnt', 'cb_amt', 'cb_cnt', 'ref_amt', 'ref_cnt', 'income'],
+      [rows[5]?.mid, 1, 1, 0, 0, 0, 0, 1],
+      ['9999999999999999', 1, 1, 0, 0, 0, 0, 1],
+      [rows[6]?.mid, 'lots', 1.5, 0, 0, 0, 0, 1],
+    ]);
+    const res = await admin.upload(`/api/selfserve/import?dt=${month}`, file);
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.success).toBe(false);
+    expect(body.problems).toEqual([
+      { row: 4, column: 'tx_amt', message: 'tx_amt must be a number' },
+      { row: 4, column: 'tx_cnt', message: 'tx_cnt must be a whole number' },
+    ]);
+    const unknown = await admin.upload(
+      `/api/selfserve/import?dt=${month}`,
+      await xlsx([
+        ['mid', 'tx_amt', 'tx_cnt', 'cb_amt', 'cb_cnt', 'ref_amt', 'ref_cnt', 'income'],
+        [rows[5]?.mid, 1, 1, 0, 0, 0, 0, 1],
+        ['9999999999999999', 1, 1, 0, 0, 0, 0, 1],
+      ]),
+    );
+    expect(unknown.json().problems).toEqual([
+      { row: 3, column: 'MID', message: 'Unknown MID 9999999999999999' },
+    ]);
+    const unchanged = (
+      await query(admin, { filters: [{ id: 'mid', kind: 'text', value: rows[5]?.mid }] })
+    ).json().rows[0];
+    expect(unchanged.tx_amt).toBe(rows[5]?.tx_amt);
+  });
+
+  it('refuses a wrong header row, an empty sheet and a file that is not a workbook', async () => {
+    const header = await admin.upload(
+      `/api/selfserve/import?dt=${month}`,
+      await xlsx([
+        ['MID', 'Volume'],
+        ['1', 2],
+      ]),
+    );
+    expect(header.json().problems[0].message).toMatch(/first row must be the column headers: mid, tx_amt/);
+    const empty = await admin.upload(
+      `/api/selfserve/import?dt=${month}`,
+      await xlsx([['mid', 'tx_amt', 'tx_cnt', 'cb_amt', 'cb_cnt', 'ref_amt', 'ref_cnt', 'income']]),
+    );
+    expect(empty.json().problems[0].message).toBe('The file has no rows to import');
+    const junk = await admin.upload(
+      `/api/selfserve/import?dt=${month}`,
+      Buffer.from('this is not a zip file'),
+    );
+    expect(junk.statusCode).toBe(400);
+    expect(junk.json().message).toMatch(/could not be read/);
+  });
+
+  it('limits imports to admin and sales_admin', async () => {
+    for (const email of ['finance.admin@paydesk.local', 'sales@paydesk.local', 'finance@paydesk.local']) {
+      const c = new Client(t.app);
+      await c.signin(email);
+      const res = await c.upload(`/api/selfserve/import?dt=${month}`, await xlsx([['mid']]));
+      expect(res.statusCode, email).toBe(403);
+    }
+  });
+});
+
+describe('upload data', () => {
+  it('round-trips residuals: export a month, import it back, nothing duplicated', async () => {
+    const before = await count(
+      "select count(*) as n from residuals where processor = 'TSYS' and month = ?::date",
+      residualMonth,
+    );
+    expect(before).toBeGreaterThan(0);
+    const file = await admin.post('/api/residual_tsys/export', { month: residualMonth });
+    expect(file.statusCode).toBe(200);
+    const rows = await readXlsx(file.rawPayload);
+    expect(rows.length - 1).toBe(before);
+    const res = await admin.upload('/api/uploadresidual_tsys', file.rawPayload);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().rows).toBe(before);
+    expect(
+      await count(
+        "select count(*) as n from residuals where processor = 'TSYS' and month = ?::date",
+        residualMonth,
+      ),
+    ).toBe(before);
+    const json = (await admin.post('/api/residual_tsys', { month: residualMonth })).json();
+    expect(json).toHaveLength(before);
+  });
+
+  it('takes the spec’s JSON form of an upload, all or nothing', async () => {
+    const mid = (await query(admin, { pageSize: 10 })).json().rows[0].mid;
+    const good = await admin.post('/api/uploadadjustments', {
+      filename: 'adj.xlsx',
+      records: [['2021-03', mid, 'Credit', 'Goodwill', -25.5]],
+    });
+    expect(good.statusCode, good.body).toBe(200);
+    expect(await count("select count(*) as n from adjustments where month = '2021-03-01'")).toBe(1);
+    const april = await count("select count(*) as n from adjustments where month = '2021-04-01'");
+    const bad = await admin.post('/api/uploadadjustments', {
+      filename: 'adj.xlsx',
+      records: [
+        ['2021-04', mid, 'Credit', 'Goodwill', 10],
+        ['April', mid, 'Credit', 'Goodwill', 10],
+      ],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().problems).toEqual([
+      { row: 3, column: 'YearMonth', message: 'YearMonth must be a month such as 2026-09' },
+    ]);
+    expect(await count("select count(*) as n from adjustments where month = '2021-04-01'")).toBe(april);
+    expect(
+      (await admin.post('/api/uploadadjustments', { filename: 'adj.csv', records: [] })).statusCode,
+    ).toBe(400);
+  });
+
+  it('Schedule A rows name ISOs that exist', async () => {
+    const res = await admin.upload(
+      '/api/uploadschedulea',
+      await xlsx([
+        ['ISO', 'Item', 'Category', 'RateBps', 'PerItem', 'EffectiveDate'],
+        ['summit payment group', 'Authorization', 'Per item', null, 0.04, '2026-01-01'],
+        ['No Such ISO', 'Authorization', 'Per item', null, 0.04, '2026-01-01'],
+      ]),
+    );
+    expect(res.json().problems).toEqual([{ row: 3, column: 'ISO', message: 'Unknown ISO No Such ISO' }]);
+  });
+
+  it('is open to admin, finance_admin and sales_admin only', async () => {
+    for (const [email, status] of [
+      ['sales.admin@paydesk.local', 200],
+      ['finance.admin@paydesk.local', 200],
+      ['sales@paydesk.local', 403],
+      ['finance@paydesk.local', 403],
+    ] as const) {
+      const c = new Client(t.app);
+      await c.signin(email);
+      expect((await c.post('/api/schedulea', {})).statusCode, email).toBe(status);
+      expect(
+        (await c.post('/api/uploadschedulea', { filename: 'a.xlsx', records: [] })).statusCode,
+        email,
+      ).toBe(status === 200 ? 400 : 403);
+    }
+  });
+});
