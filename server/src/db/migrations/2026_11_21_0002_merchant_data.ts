@@ -5,6 +5,14 @@ import { run, scopeToIso } from './helpers';
  * The processor's core data (spec document 2 §3, document 1 §1, §3). Money is numeric, never float.
  * Every partner- and merchant-level table carries partner_id and is scoped to the ISO by row-level security.
  */
+/** The measures of merchant activity, the same per day and per month. */
+const ACTIVITY_MEASURES = `volume numeric(14, 2) not null,
+       transactions integer not null,
+       chargeback_volume numeric(12, 2) not null,
+       chargebacks integer not null,
+       refund_volume numeric(12, 2) not null,
+       refunds integer not null`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
     `create table mcc_codes (
@@ -84,12 +92,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        merchant_id integer not null references merchants (id),
        partner_id integer not null,
        day date not null,
-       volume numeric(14, 2) not null,
-       transactions integer not null,
-       chargeback_volume numeric(12, 2) not null,
-       chargebacks integer not null,
-       refund_volume numeric(12, 2) not null,
-       refunds integer not null,
+       ${ACTIVITY_MEASURES},
        primary key (merchant_id, day)
      )`,
     'create index merchant_daily_day on merchant_daily (day)',
@@ -97,12 +100,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        merchant_id integer not null references merchants (id),
        partner_id integer not null,
        month date not null check (extract(day from month) = 1),
-       volume numeric(14, 2) not null,
-       transactions integer not null,
-       chargeback_volume numeric(12, 2) not null,
-       chargebacks integer not null,
-       refund_volume numeric(12, 2) not null,
-       refunds integer not null,
+       ${ACTIVITY_MEASURES},
        primary key (merchant_id, month)
      )`,
     'create index merchant_monthly_month on merchant_monthly (month, volume desc)',

@@ -9,6 +9,22 @@ const SEASON = [0.9, 0.88, 0.98, 0.99, 1.03, 1.02, 1.03, 1.02, 0.97, 1.0, 1.05, 
 
 const arr = (xs: readonly number[]) => `array[${xs.map((x) => x.toFixed(2)).join(',')}]::float8[]`;
 
+/**
+ * Turns rows of (merchant_id, partner_id, <period>, ticket, cb_rate, refund_rate, vol, u2, u3, u4) into
+ * the activity measures: transactions from volume and ticket, chargebacks and refunds from their rates.
+ */
+function measures(period: 'day' | 'month', raw: string): string {
+  return `select merchant_id, partner_id, ${period}, round(vol::numeric, 2), txns,
+           round((cbs * ticket * (0.7 + 0.6 * u3))::numeric, 2), cbs,
+           round((refs * ticket * (0.6 + 0.8 * u4))::numeric, 2), refs
+    from (
+      select *, greatest(0, round(vol / ticket * (0.9 + 0.2 * u2)))::int as txns,
+             floor(vol / ticket * cb_rate + u3)::int as cbs,
+             floor(vol / ticket * refund_rate + u4)::int as refs
+      from (${raw}) raw
+    ) counted`;
+}
+
 export interface ActivityWindow {
   /** First day of daily rows: the first day of the month twelve months before the current one. */
   dailyFrom: string;
@@ -28,14 +44,9 @@ export async function generateActivity(db: Db, seed: number, w: ActivityWindow):
   await sql
     .raw(`
     insert into merchant_daily (merchant_id, partner_id, day, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
-    select merchant_id, partner_id, day, round(vol::numeric, 2), txns,
-           round((cbs * ticket * (0.7 + 0.6 * u3))::numeric, 2), cbs,
-           round((refs * ticket * (0.6 + 0.8 * u4))::numeric, 2), refs
-    from (
-      select *, greatest(0, round(vol / ticket * (0.9 + 0.2 * u2)))::int as txns,
-             floor(vol / ticket * cb_rate + u3)::int as cbs,
-             floor(vol / ticket * refund_rate + u4)::int as refs
-      from (
+    ${measures(
+      'day',
+      `
         select p.merchant_id, p.partner_id, p.ticket, p.cb_rate, p.refund_rate, d::date as day,
                p.base / 30.4
                  * (${arr(DOW)})[extract(dow from d)::int + 1]
@@ -50,8 +61,8 @@ export async function generateActivity(db: Db, seed: number, w: ActivityWindow):
                                            least(p.active_to, date '${w.lastDay}'), interval '1 day') d
         left join holidays hol on hol.day = d::date
         where p.active_from is not null
-      ) raw
-    ) counted`)
+    `,
+    )}`)
     .execute(db);
 
   // Months before the daily window: one synthesized row per month the merchant was open.
@@ -59,14 +70,9 @@ export async function generateActivity(db: Db, seed: number, w: ActivityWindow):
   await sql
     .raw(`
     insert into merchant_monthly (merchant_id, partner_id, month, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
-    select merchant_id, partner_id, month, round(vol::numeric, 2), txns,
-           round((cbs * ticket * (0.7 + 0.6 * u3))::numeric, 2), cbs,
-           round((refs * ticket * (0.6 + 0.8 * u4))::numeric, 2), refs
-    from (
-      select *, greatest(0, round(vol / ticket * (0.9 + 0.2 * u2)))::int as txns,
-             floor(vol / ticket * cb_rate + u3)::int as cbs,
-             floor(vol / ticket * refund_rate + u4)::int as refs
-      from (
+    ${measures(
+      'month',
+      `
         select p.merchant_id, p.partner_id, p.ticket, p.cb_rate, p.refund_rate, mon::date as month,
                case when p.active_from is null then 0 else
                  p.base
@@ -82,8 +88,8 @@ export async function generateActivity(db: Db, seed: number, w: ActivityWindow):
         cross join lateral generate_series(date_trunc('month', p.opened_on)::date,
                                            least(date_trunc('month', p.open_to)::date, date '${w.dailyFrom}' - 1),
                                            interval '1 month') mon
-      ) raw
-    ) counted`)
+    `,
+    )}`)
     .execute(db);
 
   // Months inside the window: the sum of the days, for every merchant open that month.

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# npm run bench: runs server/bench/run.ts against PostgreSQL. With DATABASE_URL set, that server is used.
+# Otherwise a local cluster in data/bench-pg is created once (and the large demo data seeded once) and
+# reused by later runs; it is started for the run and stopped after it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -n "${DATABASE_URL:-}" ]; then
+  exec npx tsx server/bench/run.ts "$@"
+fi
+
+bindir=""
+for candidate in /usr/lib/postgresql/*/bin; do [ -x "$candidate/initdb" ] && bindir="$candidate"; done
+[ -n "$bindir" ] || { echo "PostgreSQL server binaries not found (apt-get install postgresql)." >&2; exit 1; }
+
+dir="$PWD/data/bench-pg"
+port="${BENCH_PG_PORT:-54329}"
+as_pg=()
+mkdir -p "$dir"
+if [ "$(id -u)" = "0" ]; then
+  chown postgres "$dir"
+  as_pg=(runuser -u postgres --)
+fi
+if [ ! -f "$dir/data/PG_VERSION" ]; then
+  "${as_pg[@]}" "$bindir/initdb" -D "$dir/data" -U app --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log"
+fi
+stop() { "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true; }
+trap stop EXIT
+"${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=1GB -c work_mem=32MB -c maintenance_work_mem=512MB -c max_wal_size=4GB -c synchronous_commit=off" \
+  start >/dev/null
+"${as_pg[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U app -d postgres -tAc "select 1 from pg_database where datname = 'paydesk_bench'" | grep -q 1 \
+  || "${as_pg[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U app paydesk_bench
+DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/run.ts "$@"

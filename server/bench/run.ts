@@ -1,0 +1,318 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { addMonths, monthStart, XLSX_MIME } from '@paydesk/domain';
+import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { connect } from '../src/db/connect';
+import { migrateToLatest } from '../src/db/migrate';
+import { isEmpty, seedDemo } from '../src/db/seed/index';
+import { OutboxMailer } from '../src/platform/mailer';
+
+/**
+ * npm run bench: the table toolkit's performance goals at the `large` scale on PostgreSQL.
+ * Each query runs through the real HTTP stack (app.inject: validation, session, transaction, JSON), and
+ * beside it the same question answered by straightforward SQL on the raw rows.
+ */
+const RUNS = Number(process.env.BENCH_RUNS ?? 40);
+const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 8);
+const PASSWORD = process.env.DEMO_PASSWORD ?? 'Bench-Pass-2026!';
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+if (!config.DATABASE_URL)
+  throw new Error('The benchmark runs on PostgreSQL: set DATABASE_URL, or use npm run bench');
+const { db, close } = await connect({ databaseUrl: config.DATABASE_URL });
+await migrateToLatest(db);
+if (await isEmpty(db)) {
+  console.log('Seeding the large scale (once; later runs reuse it)…');
+  const report = await seedDemo(db, { password: PASSWORD, scale: 'large', log: (l) => console.log(l) });
+  console.log(`Seeded in ${report.seconds} s`);
+}
+
+const app = await buildApp({ db, config, mailer: new OutboxMailer() }, { logger: false });
+await app.ready();
+const signin = await app.inject({
+  method: 'POST',
+  url: '/api/app/account/signin',
+  payload: { email: 'admin@paydesk.local', password: PASSWORD },
+});
+if (signin.statusCode !== 200) throw new Error(`Cannot sign in as the demo admin: ${signin.body}`);
+const cookie = signin.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+
+async function post(url: string, payload: unknown) {
+  const res = await app.inject({ method: 'POST', url, payload: payload as object, headers: { cookie } });
+  if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  return res;
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
+};
+
+async function timed(fn: () => Promise<unknown>, runs: number) {
+  for (let i = 0; i < 2; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** Runs fn while sampling the process's resident memory; returns seconds and the peak RSS in MB. */
+async function withMemory(fn: () => Promise<unknown>) {
+  global.gc?.();
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  const start = performance.now();
+  await fn();
+  const seconds = (performance.now() - start) / 1000;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { seconds, peakMb: Math.round(peak / 1048576) };
+}
+
+const month = addMonths(monthStart(new Date()), -1);
+const residualMonth = addMonths(monthStart(new Date()), -2);
+const counts = await sql<{
+  merchants: number;
+  rows: number;
+  daily: number;
+  monthly: number;
+  residuals: number;
+  apps: number;
+  isos: number;
+}>`
+  select (select count(*) from merchants) as merchants,
+         (select count(*) from merchant_monthly where month = ${month}::date) as rows,
+         (select count(*) from merchant_daily) as daily, (select count(*) from merchant_monthly) as monthly,
+         (select count(*) from residuals) as residuals, (select count(*) from applications) as apps,
+         (select count(*) from partners) as isos`.execute(db);
+const c = counts.rows[0];
+console.log(
+  `\nData: ${c?.isos} ISOs, ${c?.merchants} merchants, ${c?.apps} applications, ${c?.monthly} monthly and ${c?.daily} daily activity rows, ${c?.residuals} residual rows; ${c?.rows} Self Serve rows in ${month.slice(0, 7)}.\n`,
+);
+
+// The straightforward answer: the month summed from the daily rows, filtered, sorted and paged in SQL.
+function straightforwardSelfServe(where: string, order: string, limit: number, offset: number) {
+  const from = `(select merchant_id, sum(volume) as volume, sum(transactions) as transactions,
+      sum(chargeback_volume) as chargeback_volume, sum(chargebacks) as chargebacks,
+      sum(refund_volume) as refund_volume, sum(refunds) as refunds
+    from merchant_daily where day >= '${month}' and day < date '${month}' + interval '1 month' group by merchant_id) a
+    join merchants m on m.id = a.merchant_id join partners p on p.id = m.partner_id
+    left join merchant_income i on i.merchant_id = a.merchant_id and i.month = '${month}'`;
+  return async () => {
+    await sql
+      .raw(
+        `select m.*, p.account_name, a.*, i.net from ${from} where ${where} order by ${order} limit ${limit} offset ${offset}`,
+      )
+      .execute(db);
+    await sql.raw(`select count(*) from ${from} where ${where}`).execute(db);
+  };
+}
+
+interface Row {
+  question: string;
+  p50: string;
+  p95: string;
+  target: string;
+  straightforward_p50: string;
+  straightforward_p95: string;
+}
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const rows: Row[] = [];
+
+async function compare(
+  question: string,
+  body: Record<string, unknown>,
+  url: string,
+  baseline: () => Promise<unknown>,
+) {
+  const design = await timed(() => post(url, body), RUNS);
+  const plain = await timed(baseline, BASELINE_RUNS);
+  rows.push({
+    question,
+    p50: ms(design.p50),
+    p95: ms(design.p95),
+    target: `p95 ≤ 50 ms ${design.p95 <= 50 ? '✓' : '✗'}`,
+    straightforward_p50: ms(plain.p50),
+    straightforward_p95: ms(plain.p95),
+  });
+}
+
+await compare(
+  'Self Serve: text filter (DBA "sun…"), sort by volume, page 1 of 25',
+  {
+    dt: month,
+    filters: [{ id: 'dba', kind: 'text', value: 'sun' }],
+    sort: [{ id: 'tx_amt', desc: true }],
+    page: 1,
+    pageSize: 25,
+  },
+  '/api/selfserve/query',
+  straightforwardSelfServe("lower(m.dba) like 'sun%'", 'a.volume desc, m.id', 25, 0),
+);
+await compare(
+  'Self Serve: range filter (500–5,000 transactions), sort by income, page 3',
+  {
+    dt: month,
+    filters: [{ id: 'tx_cnt', kind: 'range', min: 500, max: 5000 }],
+    sort: [{ id: 'income', desc: true }],
+    page: 3,
+    pageSize: 25,
+  },
+  '/api/selfserve/query',
+  straightforwardSelfServe('a.transactions between 500 and 5000', 'i.net desc nulls last, m.id', 25, 50),
+);
+await compare(
+  'Self Serve: text + range filter, sort by opened date, page 2',
+  {
+    dt: month,
+    filters: [
+      { id: 'groupname', kind: 'text', value: 'a' },
+      { id: 'tx_amt', kind: 'range', min: 10000, max: null },
+    ],
+    sort: [{ id: 'opend', desc: false }],
+    page: 2,
+    pageSize: 25,
+  },
+  '/api/selfserve/query',
+  straightforwardSelfServe(
+    "lower(p.account_name) like 'a%' and a.volume >= 10000",
+    'm.opened_on, m.id',
+    25,
+    25,
+  ),
+);
+await compare(
+  'Self Serve: no filter, default sort, deep page (page 200 of 25)',
+  { dt: month, page: 200, pageSize: 25 },
+  '/api/selfserve/query',
+  straightforwardSelfServe('true', 'a.volume desc, m.id', 25, 199 * 25),
+);
+await compare(
+  'Residual: the month, default sort, page 1 of 25',
+  { dt: residualMonth, page: 1, pageSize: 25 },
+  '/api/ResidualSelfServe/query',
+  // The older client's way: fetch the whole month, then filter, sort and page in the browser.
+  async () => {
+    const all = (await post('/api/ResidualSelfServe', { dt: residualMonth })).json() as Array<{
+      TotalNet: string;
+    }>;
+    all.sort((a, b) => Number(b.TotalNet) - Number(a.TotalNet)).slice(0, 25);
+  },
+);
+await compare(
+  'Residual: agent filter, net ≥ $100, sort by DBA, page 2',
+  {
+    dt: residualMonth,
+    filters: [
+      { id: 'Agent', kind: 'text', value: 's' },
+      { id: 'TotalNet', kind: 'range', min: 100, max: null },
+    ],
+    sort: [{ id: 'DBA', desc: false }],
+    page: 2,
+    pageSize: 25,
+  },
+  '/api/ResidualSelfServe/query',
+  async () => {
+    const all = (await post('/api/ResidualSelfServe', { dt: residualMonth })).json() as Array<{
+      Agent: string;
+      TotalNet: string;
+      DBA: string;
+    }>;
+    all
+      .filter((r) => r.Agent.toLowerCase().startsWith('s') && Number(r.TotalNet) >= 100)
+      .sort((a, b) => a.DBA.localeCompare(b.DBA))
+      .slice(25, 50);
+  },
+);
+
+console.log('Table queries (through the HTTP stack; straightforward = the same question on raw rows)');
+console.table(rows);
+
+// Export: every column of the Self Serve month.
+const allColumns = (await import('@paydesk/domain')).selfServeTable.columns.map((col) => col.id);
+let exportedFile: Buffer = Buffer.alloc(0);
+const exported = await withMemory(async () => {
+  exportedFile = (await post('/api/selfserve/export', { dt: month, columns: allColumns })).rawPayload;
+});
+const exportedBook = new ExcelJS.Workbook();
+await exportedBook.xlsx.load(exportedFile as unknown as ArrayBuffer);
+const exportRows = (exportedBook.worksheets[0]?.rowCount ?? 1) - 1;
+
+// Import: at least 100,000 residual rows (TSYS, whole latest months, since an import replaces each month
+// in the file) written to a file, then imported back: the data ends as it was.
+const perMonth = await sql<{ month: string; n: number }>`
+  select month::text as month, count(*) as n from residuals where processor = 'TSYS' group by month order by month desc`.execute(
+  db,
+);
+const importMonths: string[] = [];
+let planned = 0;
+for (const m of perMonth.rows) {
+  if (planned >= 100_000) break;
+  importMonths.push(m.month);
+  planned += m.n;
+}
+const file = path.join(os.tmpdir(), `paydesk-bench-residuals-${process.pid}.xlsx`);
+const source = await sql<Record<string, unknown>>`
+  select to_char(month, 'YYYY-MM') as ym, mid, dba, agent, office, payout_schedule, payout_to, transactions, volume, income,
+         gross, net, ach_collected_gross, ach_collected_payout, ach_collected_net, ach_rejected_gross, ach_rejected_net,
+         refunds_gross, refunds_payout, refunds_net, total_gross, total_payout, total_net, income1, expense, profit_loss
+  from residuals where processor = 'TSYS' and month in (${sql.join(importMonths.map((m) => sql`${m}::date`))})
+  order by month desc, mid`.execute(db);
+const importRows = source.rows;
+const writer = new ExcelJS.stream.xlsx.WorkbookWriter({
+  filename: file,
+  useSharedStrings: false,
+  useStyles: false,
+});
+const sheet = writer.addWorksheet('Residual_TSYS');
+sheet
+  .addRow((await import('@paydesk/domain')).uploadTypes.residual_tsys.columns.map((col) => col.header))
+  .commit();
+for (const r of importRows)
+  sheet
+    .addRow(Object.values(r).map((v) => (typeof v === 'string' && /^-?\d+\.\d+$/.test(v) ? Number(v) : v)))
+    .commit();
+sheet.commit();
+await writer.commit();
+let imported = 0;
+const importedStats = await withMemory(async () => {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/uploadresidual_tsys',
+    headers: { cookie, 'content-type': XLSX_MIME },
+    payload: fs.createReadStream(file),
+  });
+  if (res.statusCode !== 200) throw new Error(`import answered ${res.statusCode}: ${res.body.slice(0, 500)}`);
+  imported = res.json().rows;
+});
+fs.rmSync(file, { force: true });
+
+console.log('\nSpreadsheets (peak = resident memory of the whole benchmark process)');
+console.table([
+  {
+    job: `Export Self Serve ${month.slice(0, 7)}, all columns`,
+    rows: exportRows,
+    seconds: exported.seconds.toFixed(2),
+    'peak MB': exported.peakMb,
+    target: `≤ 5 s ${exported.seconds <= 5 ? '✓' : '✗'}, ≤ 400 MB ${exported.peakMb <= 400 ? '✓' : '✗'}`,
+  },
+  {
+    job: 'Import Residual_TSYS (streamed, validated, one transaction)',
+    rows: imported,
+    seconds: importedStats.seconds.toFixed(2),
+    'peak MB': importedStats.peakMb,
+    target: `≤ 15 s ${importedStats.seconds <= 15 ? '✓' : '✗'}, ≤ 400 MB ${importedStats.peakMb <= 400 ? '✓' : '✗'}`,
+  },
+]);
+
+await app.close();
+await close();
