@@ -1,10 +1,12 @@
 import './zodConfig';
 
 export * from './access';
+export * from './businessDays';
 export * from './contracts/account';
 export * from './contracts/admin';
 export * from './contracts/common';
 export * from './contracts/reports';
+export * from './contracts/sales';
 export * from './months';
 export * from './password';
 export * from './session';

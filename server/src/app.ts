@@ -6,8 +6,10 @@ import { XLSX_MIME } from '@paydesk/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
+import { isoRoutes } from './areas/iso/routes';
 import { reportRoutes } from './areas/reports/routes';
 import { savedReportRoutes } from './areas/reports/savedReports';
+import { salesRoutes } from './areas/sales/routes';
 import { uploadRoutes } from './areas/uploads/routes';
 import { AppError } from './platform/errors';
 import type { Deps } from './platform/http';
@@ -74,6 +76,8 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   accountRoutes(app, deps);
   adminRoutes(app, deps);
   reportRoutes(app, deps);
+  salesRoutes(app, deps);
+  isoRoutes(app, deps);
   savedReportRoutes(app, deps);
   uploadRoutes(app, deps);
 

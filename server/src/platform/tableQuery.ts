@@ -13,8 +13,8 @@ export interface TableSource<Id extends string> {
   def: TableDef<Id>;
   /** SQL expression of each column, e.g. 'm.dba'. Code only, never input. */
   expressions: Record<Id, string>;
-  /** The FROM clause with its joins. */
-  from: string;
+  /** The FROM clause with its joins; a RawBuilder when it needs parameters (a subquery). */
+  from: string | RawBuilder<unknown>;
   /** Columns the search box matches by prefix. */
   searchable: readonly Id[];
   /** Unique expression that makes every order total, so pages never overlap. */
@@ -112,6 +112,9 @@ export function checkRequest<Id extends string>(
   for (const id of columns) column(source, id, 'columns');
 }
 
+const fromClause = (source: TableSource<string>) =>
+  typeof source.from === 'string' ? sql.raw(source.from) : source.from;
+
 const where = (conds: RawBuilder<unknown>[]) =>
   conds.length > 0 ? sql`where ${sql.join(conds, sql` and `)}` : sql``;
 
@@ -127,7 +130,7 @@ export async function queryPage<Id extends string, Row>(
   }
   const conds = conditions(source, request, base);
   const ids = source.def.columns.map((c) => c.id);
-  const from = sql.raw(source.from);
+  const from = fromClause(source);
   const { rows } = await sql<Row>`select ${selectList(source, ids)} from ${from} ${where(conds)}
     order by ${orderBy(source, request.sort)} limit ${request.pageSize} offset ${(request.page - 1) * request.pageSize}`.execute(
     db,
@@ -151,7 +154,7 @@ export async function forEachChunk<Id extends string, Row>(
 ): Promise<number> {
   const ids = columns.map((id) => column(source, id, 'columns').id);
   const conds = conditions(source, request, base);
-  const compiled = sql<Row>`select ${selectList(source, ids)} from ${sql.raw(source.from)} ${where(conds)}
+  const compiled = sql<Row>`select ${selectList(source, ids)} from ${fromClause(source)} ${where(conds)}
     order by ${orderBy(source, request.sort)}`.compile(db);
   let count = 0;
   await db.getExecutor().provideConnection(async (connection) => {

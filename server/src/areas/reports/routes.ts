@@ -1,11 +1,9 @@
 import {
   type ImportAnswer,
   monthBody,
-  monthExportBody,
   monthImportQuery,
   monthLabel,
   monthStart,
-  monthTableBody,
   reportPaths,
   residualImportColumns,
   searchBody,
@@ -19,8 +17,8 @@ import type { Db } from '../../db/connect';
 import { badRequest } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { stageImport } from '../../platform/imports';
-import { sendWorkbook } from '../../platform/spreadsheets';
-import { checkRequest, forEachChunk, queryPage, type TableSource } from '../../platform/tableQuery';
+import { forEachChunk, queryPage, type TableSource } from '../../platform/tableQuery';
+import { tableRoutes } from '../../platform/tableRoutes';
 import { applyResidualImport, applySelfServeImport } from './imports';
 import { latestResidualMonth, residualMonth, selfServeMonth } from './months';
 import { residualSource, selfServeSource } from './tables';
@@ -120,36 +118,14 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       },
     });
 
-    route(app, deps, {
-      method: 'POST',
-      url: report.paths.query,
+    tableRoutes(app, deps, {
       access: 'session',
-      input: monthTableBody,
-      handler: ({ input, db }) => queryPage(db, report.source, input, inMonth(input.dt)),
-    });
-
-    route(app, deps, {
-      method: 'POST',
-      url: report.paths.export,
-      access: 'session',
-      input: monthExportBody,
-      handler: async ({ input, db, reply }) => {
-        const base = inMonth(input.dt);
-        // Check everything before the answer starts: once the file streams, an error cannot be reported.
-        checkRequest(report.source, input, input.columns);
-        const columns = input.columns.map((id) => {
-          const col = report.source.def.columns.find((c) => c.id === id);
-          return { key: id, header: col?.label ?? id, type: col?.type };
-        });
-        return sendWorkbook(
-          reply,
-          `${report.name}-${input.dt.slice(0, 7)}.xlsx`,
-          monthLabel(input.dt),
-          columns,
-          (addRows) =>
-            forEachChunk(db, report.source, input, input.columns, addRows, base).then(() => undefined),
-        );
-      },
+      queryPath: report.paths.query,
+      exportPath: report.paths.export,
+      extra: { dt: monthBody.shape.dt },
+      source: () => report.source,
+      base: ({ dt }) => inMonth(dt),
+      file: ({ dt }) => ({ name: `${report.name}-${dt.slice(0, 7)}.xlsx`, sheet: monthLabel(dt) }),
     });
 
     route(app, deps, {

@@ -1,0 +1,131 @@
+import {
+  addMonths,
+  type IsoPartnerRow,
+  type IsoPartnerStatusRow,
+  type IsoPartnersBody,
+  type IsoPartnersStatusBody,
+  isoPartnersTable,
+  isoStatus,
+  lastDayOfMonth,
+} from '@paydesk/domain';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connect';
+import { badRequest } from '../../platform/errors';
+import type { TableSource } from '../../platform/tableQuery';
+
+type Column = (typeof isoPartnersTable.columns)[number]['id'];
+
+/** Ranges end on their last day, included. */
+function checkRanges(pairs: Array<[string, string, string]>) {
+  for (const [name, start, end] of pairs)
+    if (start > end) throw badRequest(`${name}: the start is after the end`);
+}
+
+/**
+ * One row per ISO: its approvals in this and last month and year, and the days since its latest
+ * application. A subquery with parameters, so the table toolkit can filter, sort and page it.
+ */
+export function partnersSubquery(b: IsoPartnersBody): RawBuilder<unknown> {
+  checkRanges([
+    ['this month', b.this_month_start, b.this_month_end],
+    ['last month', b.last_month_start, b.last_month_end],
+    ['this year', b.this_year_start, b.this_year_end],
+    ['last year', b.last_year_start, b.last_year_end],
+  ]);
+  const from = [b.this_month_start, b.last_month_start, b.this_year_start, b.last_year_start].sort()[0];
+  const to = [b.this_month_end, b.last_month_end, b.this_year_end, b.last_year_end].sort().at(-1);
+  const inRange = (start: string, end: string) =>
+    sql`a.approved_at >= ${start}::date and a.approved_at < ${end}::date + 1`;
+  return sql`(
+    select p.account_name as partner, p.date_signed::text as date_signed, p.rm,
+      (${b.today}::date - (select max(x.submitted_at)::date from applications x
+                           where x.partner_id = p.id and x.submitted_at < ${b.today}::date + 1))::int as days_since_last_app,
+      coalesce(c.this_month, 0)::int as approvals_this_month, coalesce(c.last_month, 0)::int as approvals_last_month,
+      coalesce(c.this_year, 0)::int as approvals_this_year, coalesce(c.last_year, 0)::int as approvals_last_year
+    from partners p
+    left join (
+      select a.partner_id,
+        count(*) filter (where ${inRange(b.this_month_start, b.this_month_end)}) as this_month,
+        count(*) filter (where ${inRange(b.last_month_start, b.last_month_end)}) as last_month,
+        count(*) filter (where ${inRange(b.this_year_start, b.this_year_end)}) as this_year,
+        count(*) filter (where ${inRange(b.last_year_start, b.last_year_end)}) as last_year
+      from applications a
+      where a.approved_at >= ${from}::date and a.approved_at < ${to}::date + 1
+      group by a.partner_id
+    ) c on c.partner_id = p.id
+  ) t`;
+}
+
+export function partnersSource(b: IsoPartnersBody): TableSource<Column> {
+  return {
+    def: isoPartnersTable,
+    from: partnersSubquery(b),
+    expressions: {
+      partner: 't.partner',
+      date_signed: 't.date_signed::date',
+      rm: 't.rm',
+      days_since_last_app: 't.days_since_last_app',
+      approvals_this_month: 't.approvals_this_month',
+      approvals_last_month: 't.approvals_last_month',
+      approvals_this_year: 't.approvals_this_year',
+      approvals_last_year: 't.approvals_last_year',
+    },
+    searchable: ['partner', 'rm'],
+    tiebreak: 't.partner',
+  };
+}
+
+export async function allPartners(db: Db, b: IsoPartnersBody): Promise<IsoPartnerRow[]> {
+  const { rows } =
+    await sql<IsoPartnerRow>`select * from ${partnersSubquery(b)} order by approvals_this_year desc, partner`.execute(
+      db,
+    );
+  return rows;
+}
+
+/** The date ranges of the ISO performance screen for a chosen month, as the older client computed them. */
+export function rangesForMonth(month: string, now = new Date()): IsoPartnersBody {
+  const realToday = now.toISOString().slice(0, 10);
+  const monthEnd = lastDayOfMonth(month);
+  const today = realToday < monthEnd ? realToday : monthEnd;
+  const lastMonth = addMonths(month, -1);
+  const year = month.slice(0, 4);
+  const lastYear = String(Number(year) - 1);
+  return {
+    today,
+    this_month_start: month,
+    this_month_end: monthEnd,
+    last_month_start: lastMonth,
+    last_month_end: lastDayOfMonth(lastMonth),
+    this_year_start: `${year}-01-01`,
+    this_year_end: `${year}-12-31`,
+    last_year_start: `${lastYear}-01-01`,
+    last_year_end: `${lastYear}-12-31`,
+  };
+}
+
+export async function partnerStatuses(db: Db, b: IsoPartnersStatusBody): Promise<IsoPartnerStatusRow[]> {
+  checkRanges([
+    ['this month', b.this_month_start, b.this_month_end],
+    ['last 90 days', b.last_90D_start, b.last_90D_end],
+  ]);
+  const { rows } = await sql<{
+    iso_name: string;
+    this_month: number;
+    last_90: number;
+    latest_app_date: string | null;
+  }>`
+    select p.account_name as iso_name,
+      (select count(*) from applications a where a.partner_id = p.id
+         and a.approved_at >= ${b.this_month_start}::date and a.approved_at < ${b.this_month_end}::date + 1)::int as this_month,
+      (select count(*) from applications a where a.partner_id = p.id
+         and a.approved_at >= ${b.last_90D_start}::date and a.approved_at < ${b.last_90D_end}::date + 1)::int as last_90,
+      (select max(a.submitted_at)::date::text from applications a where a.partner_id = p.id
+         and a.submitted_at < ${b.last_90D_end}::date + 1) as latest_app_date
+    from partners p order by p.account_name`.execute(db);
+  return rows.map((r) => ({
+    iso_name: r.iso_name,
+    iso_status: isoStatus(r.this_month, r.last_90),
+    latest_app_date: r.latest_app_date,
+  }));
+}

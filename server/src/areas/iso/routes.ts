@@ -1,0 +1,33 @@
+import { isoDate, isoPartnersBody, isoPartnersStatusBody, monthLabel, salesPaths } from '@paydesk/domain';
+import type { FastifyInstance } from 'fastify';
+import { type Deps, route } from '../../platform/http';
+import { tableRoutes } from '../../platform/tableRoutes';
+import { allPartners, partnerStatuses, partnersSource, rangesForMonth } from './queries';
+
+/** The ISO partners dashboard (spec document 3 §2.6, §7 "ISO partners"). */
+export function isoRoutes(app: FastifyInstance, deps: Deps) {
+  route(app, deps, {
+    method: 'POST',
+    url: salesPaths.isoPartners,
+    access: 'session',
+    input: isoPartnersBody,
+    handler: ({ input, db }) => allPartners(db, input),
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: salesPaths.isoPartnersStatus,
+    access: 'session',
+    input: isoPartnersStatusBody,
+    handler: ({ input, db }) => partnerStatuses(db, input),
+  });
+
+  tableRoutes(app, deps, {
+    access: 'session',
+    queryPath: salesPaths.isoPartnersQuery,
+    exportPath: '/api/iso/partners/export',
+    extra: { month: isoDate.refine((d) => d.endsWith('-01'), 'month must be the first day of a month') },
+    source: ({ month }) => partnersSource(rangesForMonth(month)),
+    file: ({ month }) => ({ name: `ISO-Performance-${month.slice(0, 7)}.xlsx`, sheet: monthLabel(month) }),
+  });
+}

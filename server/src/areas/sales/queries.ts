@@ -1,0 +1,230 @@
+import type {
+  ApprovalDetailRow,
+  ApprovedByProfile,
+  BankProfileCounts,
+  MonthCounts,
+  PartnerMerchantRow,
+  PartnerRow,
+  PendingRow,
+  SubmittedByProfile,
+} from '@paydesk/domain';
+import { BANKS } from '@paydesk/domain';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connect';
+import { addDays, type Period, todayIso } from './periods';
+
+/**
+ * The sales dashboard's counts. Submitted and approved count applications by their submitted and approved
+ * times; closed counts merchants by their closing date. `inHouse` limits them to the house's own partners.
+ * Row-level security limits them to an ISO-bound user's ISO.
+ */
+type Scope = { inHouse?: boolean };
+
+const inHouseJoin = (scope: Scope) =>
+  scope.inHouse ? sql`join partners p on p.id = x.partner_id and p.in_house` : sql``;
+
+const between = (column: string, p: Period) =>
+  sql`${sql.ref(column)} >= ${p.from}::date and ${sql.ref(column)} < ${p.to}::date`;
+
+async function one<T>(db: Db, query: RawBuilder<T>): Promise<T> {
+  const { rows } = await query.execute(db);
+  return rows[0] as T;
+}
+
+export function countSubmitted(db: Db, p: Period, scope: Scope = {}) {
+  return one(
+    db,
+    sql<{
+      Submitted: number;
+    }>`select count(*)::int as "Submitted" from applications x ${inHouseJoin(scope)} where ${between('x.submitted_at', p)}`,
+  );
+}
+
+export function countApproved(db: Db, p: Period, scope: Scope = {}) {
+  return one(
+    db,
+    sql<{
+      Approved: number;
+    }>`select count(*)::int as "Approved" from applications x ${inHouseJoin(scope)} where ${between('x.approved_at', p)}`,
+  );
+}
+
+export function countClosed(db: Db, p: Period, scope: Scope = {}) {
+  return one(
+    db,
+    sql<{
+      Closed: number;
+    }>`select count(*)::int as "Closed" from merchants x ${inHouseJoin(scope)} where ${between('x.closed_on', p)}`,
+  );
+}
+
+export function approvedByProfile(db: Db, p: Period): Promise<ApprovedByProfile> {
+  return one(
+    db,
+    sql<ApprovedByProfile>`select count(*)::int as "Approved",
+      count(*) filter (where profile = 'PayLo')::int as "PLApproved",
+      count(*) filter (where profile = 'Traditional')::int as "TRApproved",
+      count(*) filter (where profile = 'High Risk')::int as "HRApproved"
+    from applications x where ${between('x.approved_at', p)}`,
+  );
+}
+
+export function submittedByProfile(db: Db, p: Period): Promise<SubmittedByProfile> {
+  return one(
+    db,
+    sql<SubmittedByProfile>`select count(*)::int as "Submitted",
+      count(*) filter (where profile = 'PayLo')::int as "PLSubmitted",
+      count(*) filter (where profile = 'Traditional')::int as "TRSubmitted",
+      count(*) filter (where profile = 'High Risk')::int as "HRSubmitted"
+    from applications x where ${between('x.submitted_at', p)}`,
+  );
+}
+
+const PROFILE_CODES = { 'High Risk': 'HR', PayLo: 'PL', Traditional: 'TR', Unassigned: 'UN' } as const;
+
+/** Approvals of a period by profile and by bank (platform), and by bank and profile together. */
+export async function approvalsBreakdown(db: Db, p: Period, scope: Scope = {}) {
+  const { rows } = await sql<{ profile: string; bank: string; n: number }>`
+    select x.profile, x.sponsor_bank as bank, count(*)::int as n from applications x ${inHouseJoin(scope)}
+    where ${between('x.approved_at', p)} group by 1, 2`.execute(db);
+  const byProfile = { HighRisk: 0, PayLo: 0, Traditional: 0, Unassigned: 0 };
+  const byBank: Record<string, number> = Object.fromEntries(BANKS.map((b) => [b, 0]));
+  const byBankProfile: BankProfileCounts = {};
+  for (const bank of BANKS)
+    for (const code of Object.values(PROFILE_CODES)) byBankProfile[`${bank}_${code}`] = 0;
+  let approved = 0;
+  for (const r of rows) {
+    approved += r.n;
+    const key = r.profile === 'High Risk' ? 'HighRisk' : (r.profile as keyof typeof byProfile);
+    if (key in byProfile) byProfile[key] += r.n;
+    byBank[r.bank] = (byBank[r.bank] ?? 0) + r.n;
+    const code = PROFILE_CODES[r.profile as keyof typeof PROFILE_CODES];
+    if (code) byBankProfile[`${r.bank}_${code}`] = (byBankProfile[`${r.bank}_${code}`] ?? 0) + r.n;
+  }
+  return { approved, byProfile, byBank, byBankProfile };
+}
+
+export async function monthCounts(db: Db, p: Period): Promise<MonthCounts> {
+  const s = await countSubmitted(db, p);
+  const c = await countClosed(db, p);
+  const b = await approvalsBreakdown(db, p);
+  return {
+    Submitted: s.Submitted,
+    Approved: b.approved,
+    Closed: c.Closed,
+    ...b.byProfile,
+    CBCAL: b.byBank.CBCAL ?? 0,
+    PPS: b.byBank.PPS ?? 0,
+    Esquire: b.byBank.Esquire ?? 0,
+    Chesapeake: b.byBank.Chesapeake ?? 0,
+    FirstData: b.byBank.FirstData ?? 0,
+  };
+}
+
+/** Partner rows of a period: approvals, closures or both submissions and approvals, most first. */
+export async function partnerCounts(
+  db: Db,
+  p: Period,
+  kind: 'approved' | 'closed' | 'today',
+  scope: Scope = {},
+): Promise<PartnerRow[]> {
+  const inHouse = scope.inHouse ? sql`and p.in_house` : sql``;
+  if (kind === 'closed') {
+    const { rows } = await sql<PartnerRow>`select p.account_name as "ISO", count(*)::int as "closureCount"
+      from merchants x join partners p on p.id = x.partner_id where ${between('x.closed_on', p)} ${inHouse}
+      group by p.account_name order by 2 desc, 1`.execute(db);
+    return rows;
+  }
+  if (kind === 'approved') {
+    const { rows } = await sql<PartnerRow>`select p.account_name as "ISO", count(*)::int as "appCount"
+      from applications x join partners p on p.id = x.partner_id where ${between('x.approved_at', p)} ${inHouse}
+      group by p.account_name order by 2 desc, 1`.execute(db);
+    return rows;
+  }
+  const { rows } = await sql<PartnerRow>`select p.account_name as "ISO",
+      count(*) filter (where ${between('x.submitted_at', p)})::int as "subCount",
+      count(*) filter (where ${between('x.approved_at', p)})::int as "appCount"
+    from applications x join partners p on p.id = x.partner_id
+    where (${between('x.submitted_at', p)} or ${between('x.approved_at', p)}) ${inHouse}
+    group by p.account_name order by 3 desc, 2 desc, 1`.execute(db);
+  return rows;
+}
+
+/** The merchants behind a partner row. */
+export async function partnerMerchants(
+  db: Db,
+  iso: string,
+  p: Period,
+  kind: 'approved' | 'closed' | 'today',
+): Promise<PartnerMerchantRow[]> {
+  const condition = kind === 'closed' ? between('m.closed_on', p) : between('a.approved_at', p);
+  const from =
+    kind === 'closed'
+      ? sql`merchants m join partners p on p.id = m.partner_id`
+      : sql`applications a join merchants m on m.id = a.merchant_id join partners p on p.id = m.partner_id`;
+  const { rows } =
+    await sql<PartnerMerchantRow>`select m.id, m.mid as "MID", m.dba as "DBA", m.sponsor_bank as "SponsorBank",
+      m.profile, p.account_name as "ISO" from ${from} where p.account_name = ${iso} and ${condition} order by m.dba, m.id`.execute(
+      db,
+    );
+  return rows;
+}
+
+/** Every approval of a period, newest first: the application and, once boarded, its merchant. */
+export async function approvalDetails(db: Db, p: Period): Promise<ApprovalDetailRow[]> {
+  const { rows } = await sql<ApprovalDetailRow>`select a.id, m.mid as "MID", coalesce(m.dba, a.dba) as "DBA",
+      a.sponsor_bank as "SponsorBank", a.profile, p.account_name as "ISO", to_char(a.approved_at, 'YYYY-MM-DD') as approved
+    from applications a join partners p on p.id = a.partner_id left join merchants m on m.id = a.merchant_id
+    where ${between('a.approved_at', p)} order by a.approved_at desc, a.id`.execute(db);
+  return rows;
+}
+
+/** Approvals per month of a year, all twelve months. */
+export async function yearApprovals(db: Db, year: Period) {
+  const { rows } = await sql<{ Month: string; Approved: number }>`
+    select to_char(m, 'YYYY-MM') as "Month", coalesce(c.n, 0)::int as "Approved"
+    from generate_series(${year.from}::date, ${year.to}::date - interval '1 day', interval '1 month') m
+    left join (select date_trunc('month', approved_at) as mon, count(*) as n from applications
+               where approved_at >= ${year.from}::date and approved_at < ${year.to}::date group by 1) c
+      on c.mon = m
+    order by 1`.execute(db);
+  return rows;
+}
+
+export async function yearGoals(db: Db, year: Period) {
+  const { rows } = await sql<{ Month: string; goal: number }>`
+    select to_char(m, 'YYYY-MM') as "Month", coalesce(g.goal, 0) as goal
+    from generate_series(${year.from}::date, ${year.to}::date - interval '1 day', interval '1 month') m
+    left join approval_goals g on g.month = m::date order by 1`.execute(db);
+  return rows;
+}
+
+export async function holidaysOf(db: Db, year: Period) {
+  const { rows } = await sql<{ holiday: string }>`select day::text as holiday from holidays
+    where day >= ${year.from}::date and day < ${year.to}::date order by day`.execute(db);
+  return rows;
+}
+
+/** Pending applications by level; `olderThanDays` keeps those submitted more than that many days ago. */
+export async function pendingByLevel(db: Db, olderThanDays = 0): Promise<PendingRow[]> {
+  const before = olderThanDays === 0 ? addDays(todayIso(), 1) : addDays(todayIso(), -olderThanDays);
+  const { rows } = await sql<{
+    level: number;
+    n: number;
+  }>`select pending_level as level, count(*)::int as n from applications
+    where status = 'Pending' and submitted_at < ${before}::date group by 1`.execute(db);
+  return [1, 2, 3].map((level) => ({
+    Lvl: `Level${level}`,
+    lvlCount: rows.find((r) => r.level === level)?.n ?? 0,
+  }));
+}
+
+export async function leaderboard(db: Db, column: 'underwriter' | 'rm', p: Period) {
+  const { rows } = await sql<{
+    Name: string;
+    Approved: number;
+  }>`select ${sql.ref(`a.${column}`)} as "Name", count(*)::int as "Approved"
+    from applications a where ${between('a.approved_at', p)} and ${sql.ref(`a.${column}`)} is not null
+    group by 1 order by 2 desc, 1`.execute(db);
+  return rows;
+}

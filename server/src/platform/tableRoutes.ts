@@ -1,0 +1,79 @@
+import { filterState, sortState, type TablePage } from '@paydesk/domain';
+import type { FastifyInstance } from 'fastify';
+import type { RawBuilder } from 'kysely';
+import { z } from 'zod';
+import { type Access, type Deps, route } from './http';
+import { sendWorkbook } from './spreadsheets';
+import { checkRequest, forEachChunk, queryPage, type TableRequest, type TableSource } from './tableQuery';
+
+/**
+ * The two calls every toolkit table has: a page of rows (`queryPath`) and the .xlsx of all filtered rows
+ * in the visible columns (`exportPath`). `extra` holds the table's own fields (the month shown…), which
+ * both calls take; `source` and `base` turn them into the table and its fixed conditions.
+ */
+export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
+  app: FastifyInstance,
+  deps: Deps,
+  table: {
+    access: Access;
+    queryPath: string;
+    exportPath: string;
+    extra: E;
+    source: (extra: z.output<z.ZodObject<E>>) => TableSource<Id>;
+    base?: (extra: z.output<z.ZodObject<E>>) => RawBuilder<unknown>[];
+    file: (extra: z.output<z.ZodObject<E>>) => { name: string; sheet: string };
+  },
+) {
+  const request = {
+    filters: z.array(filterState).max(60).default([]),
+    sort: z.array(sortState).max(3).default([]),
+    search: z.string().max(100).default(''),
+  };
+  const queryBody = z.strictObject({
+    ...table.extra,
+    ...request,
+    page: z.number().int().min(1).max(1_000_000).default(1),
+    pageSize: z.number().int().min(1).max(1000).default(10),
+  });
+  const exportBody = z.strictObject({
+    ...table.extra,
+    ...request,
+    columns: z.array(z.string().min(1).max(64)).min(1).max(100),
+  });
+  type Extra = z.output<z.ZodObject<E>>;
+
+  route(app, deps, {
+    method: 'POST',
+    url: table.queryPath,
+    access: table.access,
+    input: queryBody,
+    handler: ({ input, db }): Promise<TablePage<unknown>> => {
+      const extra = input as unknown as Extra;
+      const req = input as unknown as TableRequest & { page: number; pageSize: number };
+      return queryPage(db, table.source(extra), req, table.base?.(extra));
+    },
+  });
+
+  route(app, deps, {
+    method: 'POST',
+    url: table.exportPath,
+    access: table.access,
+    input: exportBody,
+    handler: async ({ input, db, reply }) => {
+      const extra = input as unknown as Extra;
+      const req = input as unknown as TableRequest & { columns: string[] };
+      const source = table.source(extra);
+      const base = table.base?.(extra);
+      // Check everything before the answer starts: once the file streams, an error cannot be reported.
+      checkRequest(source, req, req.columns);
+      const columns = req.columns.map((id) => {
+        const col = source.def.columns.find((c) => c.id === id);
+        return { key: id, header: col?.label ?? id, type: col?.type };
+      });
+      const { name, sheet } = table.file(extra);
+      return sendWorkbook(reply, name, sheet, columns, (addRows) =>
+        forEachChunk(db, source, req, req.columns, addRows, base).then(() => undefined),
+      );
+    },
+  });
+}

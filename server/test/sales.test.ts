@@ -1,0 +1,389 @@
+import { addMonths, isoStatus, lastDayOfMonth, monthStart } from '@paydesk/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type TestApp, testApp } from './helpers';
+
+let t: TestApp;
+let admin: Client;
+
+interface App {
+  submitted: string;
+  approved: string | null;
+  profile: string;
+  bank: string;
+  iso: string;
+  inHouse: boolean;
+  status: string;
+  level: number | null;
+  underwriter: string | null;
+  rm: string | null;
+}
+let apps: App[] = [];
+let merchants: Array<{ closed: string | null; iso: string; inHouse: boolean }> = [];
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const now = new Date();
+const today = day(now);
+const yesterday = day(new Date(now.getTime() - 86_400_000));
+const thisMonth = monthStart(now);
+const lastMonth = addMonths(thisMonth, -1);
+const inMonth = (d: string | null, m: string) => d !== null && d >= m && d < addMonths(m, 1);
+
+beforeAll(async () => {
+  t = await testApp();
+  admin = new Client(t.app);
+  await admin.signin('admin@paydesk.local');
+  // A few applications today, so the live counts are not all zero.
+  const partners = await t.db.selectFrom('partners').select(['id', 'in_house']).orderBy('id').execute();
+  const at = new Date(Math.max(Date.parse(`${today}T00:00:00Z`), now.getTime() - 60_000));
+  for (const [i, p] of partners
+    .slice(0, 4)
+    .concat(partners.filter((x) => x.in_house))
+    .entries()) {
+    await t.db
+      .insertInto('applications')
+      .values({
+        partner_id: p.id,
+        dba: `Today Shop ${i}`,
+        profile: ['PayLo', 'Traditional', 'High Risk', 'Unassigned'][i % 4] as string,
+        sponsor_bank: 'CBCAL',
+        status: i % 2 === 0 ? 'Approved' : 'Pending',
+        pending_level: i % 2 === 0 ? null : 1,
+        submitted_at: at,
+        approved_at: i % 2 === 0 ? at : null,
+        underwriter: 'Helen Cho',
+        rm: 'Dana Whitfield',
+      })
+      .execute();
+  }
+  const rows = await t.db
+    .selectFrom('applications as a')
+    .innerJoin('partners as p', 'p.id', 'a.partner_id')
+    .select([
+      'a.submitted_at',
+      'a.approved_at',
+      'a.profile',
+      'a.sponsor_bank',
+      'p.account_name',
+      'p.in_house',
+      'a.status',
+      'a.pending_level',
+      'a.underwriter',
+      'a.rm',
+    ])
+    .execute();
+  apps = rows.map((r) => ({
+    submitted: day(new Date(r.submitted_at)),
+    approved: r.approved_at ? day(new Date(r.approved_at)) : null,
+    profile: r.profile,
+    bank: r.sponsor_bank,
+    iso: r.account_name,
+    inHouse: r.in_house,
+    status: r.status,
+    level: r.pending_level,
+    underwriter: r.underwriter,
+    rm: r.rm,
+  }));
+  const ms = await t.db
+    .selectFrom('merchants as m')
+    .innerJoin('partners as p', 'p.id', 'm.partner_id')
+    .select(['m.closed_on', 'p.account_name', 'p.in_house'])
+    .execute();
+  merchants = ms.map((m) => ({ closed: m.closed_on, iso: m.account_name, inHouse: m.in_house }));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const json = async (url: string, body?: unknown) => {
+  const res = await admin.post(url, body);
+  expect(res.statusCode, `${url} ${res.body}`).toBe(200);
+  return res.json();
+};
+
+function tally<T>(items: T[], key: (x: T) => string) {
+  const out: Record<string, number> = {};
+  for (const x of items) out[key(x)] = (out[key(x)] ?? 0) + 1;
+  return out;
+}
+
+describe('sales calls', () => {
+  it('today and yesterday, submitted and approved, all and in-house', async () => {
+    expect(await json('/api/submittedToday')).toEqual([
+      { Submitted: apps.filter((a) => a.submitted === today).length },
+    ]);
+    expect(await json('/api/approvedToday')).toEqual([
+      { Approved: apps.filter((a) => a.approved === today).length },
+    ]);
+    expect((await json('/api/approvedToday'))[0].Approved).toBeGreaterThan(0);
+    expect(await json('/api/submittedYest')).toEqual([
+      { Submitted: apps.filter((a) => a.submitted === yesterday).length },
+    ]);
+    expect(await json('/api/approvedYest')).toEqual([
+      { Approved: apps.filter((a) => a.approved === yesterday).length },
+    ]);
+    expect(await json('/api/submittedTodayInHouse')).toEqual([
+      { Submitted: apps.filter((a) => a.submitted === today && a.inHouse).length },
+    ]);
+    expect(await json('/api/approvedTodayInHouse')).toEqual([
+      { Approved: apps.filter((a) => a.approved === today && a.inHouse).length },
+    ]);
+  });
+
+  it('today and yesterday by profile', async () => {
+    const by = (list: App[], field: 'submitted' | 'approved', d: string, profile?: string) =>
+      list.filter((a) => a[field] === d && (!profile || a.profile === profile)).length;
+    expect(await json('/api/approvedTodayByProfile')).toEqual([
+      {
+        Approved: by(apps, 'approved', today),
+        PLApproved: by(apps, 'approved', today, 'PayLo'),
+        TRApproved: by(apps, 'approved', today, 'Traditional'),
+        HRApproved: by(apps, 'approved', today, 'High Risk'),
+      },
+    ]);
+    expect(await json('/api/submittedYestByProfile')).toEqual([
+      {
+        Submitted: by(apps, 'submitted', yesterday),
+        PLSubmitted: by(apps, 'submitted', yesterday, 'PayLo'),
+        TRSubmitted: by(apps, 'submitted', yesterday, 'Traditional'),
+        HRSubmitted: by(apps, 'submitted', yesterday, 'High Risk'),
+      },
+    ]);
+  });
+
+  it('a month by offset: approvals by profile and bank, submissions, closures', async () => {
+    for (const cntr of [0, -1, -14]) {
+      const m = addMonths(thisMonth, cntr);
+      const approved = apps.filter((a) => inMonth(a.approved, m));
+      const [main, bankProfile] = await json('/api/approvedMTD', { cntr });
+      expect(main.Approved).toBe(approved.length);
+      expect(main.PayLo).toBe(approved.filter((a) => a.profile === 'PayLo').length);
+      expect(main.HighRisk).toBe(approved.filter((a) => a.profile === 'High Risk').length);
+      expect(main.CBCAL).toBe(approved.filter((a) => a.bank === 'CBCAL').length);
+      expect(main.Esquire).toBe(approved.filter((a) => a.bank === 'Esquire').length);
+      expect(bankProfile.CBCAL_PL).toBe(
+        approved.filter((a) => a.bank === 'CBCAL' && a.profile === 'PayLo').length,
+      );
+      expect(bankProfile.PPS_TR).toBe(
+        approved.filter((a) => a.bank === 'PPS' && a.profile === 'Traditional').length,
+      );
+      expect(await json('/api/submittedMTD', { cntr })).toEqual([
+        { Submitted: apps.filter((a) => inMonth(a.submitted, m)).length },
+      ]);
+      expect(await json('/api/closedMTD', { cntr })).toEqual([
+        { Closed: merchants.filter((x) => inMonth(x.closed, m)).length },
+      ]);
+      expect(await json('/api/approvedMTDInHouse', { cntr })).toEqual([
+        { Approved: approved.filter((a) => a.inHouse).length },
+      ]);
+      expect(await json('/api/submittedMTDInHouse', { cntr })).toEqual([
+        { Submitted: apps.filter((a) => a.inHouse && inMonth(a.submitted, m)).length },
+      ]);
+    }
+  });
+
+  it('partner tables: approvals and closures by month, today’s submitted and approved', async () => {
+    const approvals = tally(
+      apps.filter((a) => inMonth(a.approved, lastMonth)),
+      (a) => a.iso,
+    );
+    const rows = await json('/api/approvedMTDPartner', { cntr: -1 });
+    expect(
+      Object.fromEntries(rows.map((r: { ISO: string; appCount: number }) => [r.ISO, r.appCount])),
+    ).toEqual(approvals);
+    expect(rows.map((r: { appCount: number }) => r.appCount)).toEqual(
+      [...rows.map((r: { appCount: number }) => r.appCount)].sort((a, b) => b - a),
+    );
+    const closures = tally(
+      merchants.filter((m) => inMonth(m.closed, lastMonth)),
+      (m) => m.iso,
+    );
+    const closed = await json('/api/ClosedMTDPartner', { cntr: -1 });
+    expect(
+      Object.fromEntries(closed.map((r: { ISO: string; closureCount: number }) => [r.ISO, r.closureCount])),
+    ).toEqual(closures);
+    const todays = await json('/api/submittedApprovedTodayPartner');
+    for (const r of todays) {
+      expect(r.subCount).toBe(apps.filter((a) => a.iso === r.ISO && a.submitted === today).length);
+      expect(r.appCount).toBe(apps.filter((a) => a.iso === r.ISO && a.approved === today).length);
+    }
+    expect(todays.length).toBe(
+      new Set(apps.filter((a) => a.submitted === today || a.approved === today).map((a) => a.iso)).size,
+    );
+    const inHouse = await json('/api/approvedMTDInHousePartner', { cntr: -1 });
+    expect(inHouse.every((r: { ISO: string }) => apps.some((a) => a.iso === r.ISO && a.inHouse))).toBe(true);
+    expect((await json('/api/submittedApprovedTodayInHousePartner')).length).toBeGreaterThan(0);
+  });
+
+  it('the merchants behind a partner row', async () => {
+    const [top] = await json('/api/approvedMTDPartner', { cntr: -1 });
+    const rows = await json('/api/partnerMerchants', { iso: top.ISO, list: 'approved', cntr: -1 });
+    expect(rows).toHaveLength(top.appCount);
+    expect(Object.keys(rows[0]).sort()).toEqual(['DBA', 'ISO', 'MID', 'SponsorBank', 'id', 'profile']);
+    expect(rows.every((r: { ISO: string }) => r.ISO === top.ISO)).toBe(true);
+  });
+
+  it('pending applications by level, all and over 45 days', async () => {
+    const cutoff = day(new Date(Date.parse(`${today}T00:00:00Z`) - 45 * 86_400_000));
+    const pending = apps.filter((a) => a.status === 'Pending');
+    const expectLevels = (list: App[]) =>
+      [1, 2, 3].map((l) => ({ Lvl: `Level${l}`, lvlCount: list.filter((a) => a.level === l).length }));
+    expect(await json('/api/pending45days')).toEqual(
+      expectLevels(pending.filter((a) => a.submitted < cutoff)),
+    );
+    const all = await admin.get('/api/pend');
+    expect(all.json()).toEqual(expectLevels(pending));
+  });
+
+  it('day, month, year, goals, holidays and year-to-date details by date', async () => {
+    expect(await json('/api/day', { dt: yesterday })).toEqual([
+      {
+        Submitted: apps.filter((a) => a.submitted === yesterday).length,
+        Approved: apps.filter((a) => a.approved === yesterday).length,
+      },
+    ]);
+    const [month] = await json('/api/month', { dt: `${lastMonth.slice(0, 7)}-15` });
+    expect(month.Approved).toBe(apps.filter((a) => inMonth(a.approved, lastMonth)).length);
+    expect(month.Closed).toBe(merchants.filter((m) => inMonth(m.closed, lastMonth)).length);
+    const year = await json('/api/year', { dt: '2023-06-30' });
+    expect(year).toHaveLength(12);
+    expect(year[5]).toEqual({
+      Month: '2023-06',
+      Approved: apps.filter((a) => inMonth(a.approved, '2023-06-01')).length,
+    });
+    const goals = await json('/api/salesYTDgoals', { dt: '2023-06-30' });
+    expect(goals.map((g: { Month: string }) => g.Month)).toEqual(year.map((y: { Month: string }) => y.Month));
+    expect(goals.every((g: { goal: number }) => g.goal > 0)).toBe(true);
+    expect(await json('/api/holiday', { dt: '2025-03-01' })).toContainEqual({ holiday: '2025-11-27' });
+    const details = await json('/api/approvedYTD_Details', { dt: today });
+    expect(details).toHaveLength(
+      apps.filter(
+        (a) => a.approved !== null && a.approved >= `${today.slice(0, 4)}-01-01` && a.approved <= today,
+      ).length,
+    );
+  });
+
+  it('validates cntr and dt', async () => {
+    for (const body of [{ cntr: 1 }, { cntr: 0.5 }, { cntr: -1000 }, {}, { cntr: '0' }]) {
+      const res = await admin.post('/api/approvedMTD', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await admin.post('/api/day', { dt: '2024-02-30' })).statusCode).toBe(400);
+    expect((await admin.post('/api/approvedToday', { cntr: 0 })).statusCode).toBe(400);
+  });
+
+  it('an ISO-bound user gets their ISO’s figures only', async () => {
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    const [main] = (await partner.post('/api/approvedMTD', { cntr: -1 })).json();
+    expect(main.Approved).toBe(
+      apps.filter((a) => a.iso === 'Summit Payment Group' && inMonth(a.approved, lastMonth)).length,
+    );
+    const rows = (await partner.post('/api/approvedMTDPartner', { cntr: -1 })).json();
+    expect(rows.every((r: { ISO: string }) => r.ISO === 'Summit Payment Group')).toBe(true);
+  });
+});
+
+describe('leaderboard', () => {
+  it('counts this month’s approvals by underwriter and by RM', async () => {
+    const approved = apps.filter((a) => inMonth(a.approved, thisMonth));
+    const uw = await json('/api/leaderboardUW');
+    expect(
+      Object.fromEntries(uw.map((r: { Name: string; Approved: number }) => [r.Name, r.Approved])),
+    ).toEqual(
+      tally(
+        approved.filter((a) => a.underwriter),
+        (a) => a.underwriter as string,
+      ),
+    );
+    const rm = await json('/api/leaderboardRM');
+    expect(
+      Object.fromEntries(rm.map((r: { Name: string; Approved: number }) => [r.Name, r.Approved])),
+    ).toEqual(
+      tally(
+        approved.filter((a) => a.rm),
+        (a) => a.rm as string,
+      ),
+    );
+  });
+});
+
+describe('ISO partners', () => {
+  const ranges = () => ({
+    today,
+    this_month_start: thisMonth,
+    this_month_end: lastDayOfMonth(thisMonth),
+    last_month_start: lastMonth,
+    last_month_end: lastDayOfMonth(lastMonth),
+    this_year_start: `${today.slice(0, 4)}-01-01`,
+    this_year_end: `${today.slice(0, 4)}-12-31`,
+    last_year_start: `${Number(today.slice(0, 4)) - 1}-01-01`,
+    last_year_end: `${Number(today.slice(0, 4)) - 1}-12-31`,
+  });
+
+  it('GetPartners counts approvals per ISO for each range', async () => {
+    const rows = await json('/api/iso/GetPartners', ranges());
+    const year = today.slice(0, 4);
+    for (const r of rows.slice(0, 10)) {
+      const mine = apps.filter((a) => a.iso === r.partner);
+      expect(r.approvals_this_month).toBe(mine.filter((a) => inMonth(a.approved, thisMonth)).length);
+      expect(r.approvals_last_month).toBe(mine.filter((a) => inMonth(a.approved, lastMonth)).length);
+      expect(r.approvals_this_year).toBe(mine.filter((a) => a.approved?.startsWith(year)).length);
+      expect(r.approvals_last_year).toBe(
+        mine.filter((a) => a.approved?.startsWith(String(Number(year) - 1))).length,
+      );
+      const latest = mine
+        .map((a) => a.submitted)
+        .sort()
+        .at(-1) as string;
+      expect(r.days_since_last_app).toBe(Math.round((Date.parse(today) - Date.parse(latest)) / 86_400_000));
+    }
+    const bad = await admin.post('/api/iso/GetPartners', { ...ranges(), this_month_start: '2030-01-01' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('GetPartnersStatus: Active this month, InActive within 90 days, Dead otherwise', async () => {
+    const end = today;
+    const start = day(new Date(Date.parse(`${today}T00:00:00Z`) - 90 * 86_400_000));
+    const rows = await json('/api/iso/GetPartnersStatus', {
+      this_month_start: thisMonth,
+      this_month_end: lastDayOfMonth(thisMonth),
+      last_90D_start: start,
+      last_90D_end: end,
+    });
+    for (const r of rows) {
+      const mine = apps.filter((a) => a.iso === r.iso_name);
+      const thisM = mine.filter((a) => inMonth(a.approved, thisMonth)).length;
+      const last90 = mine.filter(
+        (a) => a.approved !== null && a.approved >= start && a.approved <= end,
+      ).length;
+      expect(r.iso_status, r.iso_name).toBe(isoStatus(thisM, last90));
+    }
+    expect(new Set(rows.map((r: { iso_status: string }) => r.iso_status)).size).toBeGreaterThan(1);
+  });
+
+  it('the performance table sorts by approvals this year by default, filters ranges and refuses bad ones', async () => {
+    const page = await json('/api/iso/partners/query', { month: thisMonth, pageSize: 15 });
+    const ys = page.rows.map((r: { approvals_this_year: number }) => r.approvals_this_year);
+    expect(ys).toEqual([...ys].sort((a, b) => b - a));
+    const filtered = await json('/api/iso/partners/query', {
+      month: thisMonth,
+      pageSize: 1000,
+      filters: [{ id: 'approvals_this_year', kind: 'range', min: 1, max: 10 }],
+    });
+    expect(
+      filtered.rows.every(
+        (r: { approvals_this_year: number }) => r.approvals_this_year >= 1 && r.approvals_this_year <= 10,
+      ),
+    ).toBe(true);
+    const bad = await admin.post('/api/iso/partners/query', {
+      month: thisMonth,
+      filters: [{ id: 'approvals_this_year', kind: 'range', min: 5, max: 1 }],
+    });
+    expect(bad.statusCode).toBe(400);
+    const file = await admin.post('/api/iso/partners/export', {
+      month: thisMonth,
+      columns: ['partner', 'approvals_this_year'],
+    });
+    expect(file.statusCode).toBe(200);
+  });
+});
