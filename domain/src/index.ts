@@ -5,6 +5,7 @@ export * from './businessDays';
 export * from './contracts/account';
 export * from './contracts/admin';
 export * from './contracts/common';
+export * from './contracts/financial';
 export * from './contracts/reports';
 export * from './contracts/sales';
 export * from './months';

@@ -237,6 +237,223 @@ await compare(
 console.log('Table queries (through the HTTP stack; straightforward = the same question on raw rows)');
 console.table(rows);
 
+// The sales dashboard, the leaderboard and the ISO partners dashboard. Straightforward = the same count
+// with the date functions on the column (date_trunc / ::date), which no index can serve.
+const thisMonth = monthStart(new Date());
+const todayIso = new Date().toISOString().slice(0, 10);
+const lastDay = (m: string) =>
+  new Date(Date.UTC(Number(m.slice(0, 4)), Number(m.slice(5, 7)), 0)).toISOString().slice(0, 10);
+const isoRanges = {
+  today: todayIso,
+  this_month_start: thisMonth,
+  this_month_end: lastDay(thisMonth),
+  last_month_start: addMonths(thisMonth, -1),
+  last_month_end: lastDay(addMonths(thisMonth, -1)),
+  this_year_start: `${todayIso.slice(0, 4)}-01-01`,
+  this_year_end: `${todayIso.slice(0, 4)}-12-31`,
+  last_year_start: `${Number(todayIso.slice(0, 4)) - 1}-01-01`,
+  last_year_end: `${Number(todayIso.slice(0, 4)) - 1}-12-31`,
+};
+const plainCount = (where: string) => () =>
+  sql.raw(`select count(*) from applications where ${where}`).execute(db);
+const plainByPartner = (where: string) => () =>
+  sql
+    .raw(
+      `select p.account_name, count(*) from applications a join partners p on p.id = a.partner_id where ${where} group by 1`,
+    )
+    .execute(db);
+const salesCalls: Array<[string, string, Record<string, unknown> | undefined, () => Promise<unknown>]> = [
+  ['/api/approvedToday', 'POST', undefined, plainCount('approved_at::date = current_date')],
+  ['/api/submittedToday', 'POST', undefined, plainCount('submitted_at::date = current_date')],
+  [
+    '/api/approvedTodayByProfile',
+    'POST',
+    undefined,
+    plainCount("approved_at::date = current_date and profile = 'PayLo'"),
+  ],
+  [
+    '/api/submittedYestByProfile',
+    'POST',
+    undefined,
+    plainCount("submitted_at::date = current_date - 1 and profile = 'PayLo'"),
+  ],
+  [
+    '/api/approvedTodayInHouse',
+    'POST',
+    undefined,
+    plainCount('approved_at::date = current_date and partner_id in (select id from partners where in_house)'),
+  ],
+  [
+    '/api/submittedApprovedTodayPartner',
+    'POST',
+    undefined,
+    plainByPartner('a.submitted_at::date = current_date or a.approved_at::date = current_date'),
+  ],
+  [
+    '/api/approvedMTD',
+    'POST',
+    { cntr: 0 },
+    plainCount("date_trunc('month', approved_at) = date_trunc('month', now())"),
+  ],
+  [
+    '/api/submittedMTD',
+    'POST',
+    { cntr: -1 },
+    plainCount("date_trunc('month', submitted_at) = date_trunc('month', now() - interval '1 month')"),
+  ],
+  [
+    '/api/closedMTD',
+    'POST',
+    { cntr: 0 },
+    () =>
+      sql`select count(*) from merchants where date_trunc('month', closed_on) = date_trunc('month', now())`.execute(
+        db,
+      ),
+  ],
+  [
+    '/api/approvedMTDPartner',
+    'POST',
+    { cntr: 0 },
+    plainByPartner("date_trunc('month', a.approved_at) = date_trunc('month', now())"),
+  ],
+  [
+    '/api/ClosedMTDPartner',
+    'POST',
+    { cntr: 0 },
+    () =>
+      sql`select p.account_name, count(*) from merchants m join partners p on p.id = m.partner_id where date_trunc('month', m.closed_on) = date_trunc('month', now()) group by 1`.execute(
+        db,
+      ),
+  ],
+  [
+    '/api/month',
+    'POST',
+    { dt: addMonths(thisMonth, -1) },
+    plainCount("date_trunc('month', approved_at) = date_trunc('month', now() - interval '1 month')"),
+  ],
+  [
+    '/api/year',
+    'POST',
+    { dt: todayIso },
+    () =>
+      sql`select extract(month from approved_at), count(*) from applications where extract(year from approved_at) = extract(year from now()) group by 1`.execute(
+        db,
+      ),
+  ],
+  [
+    '/api/pending45days',
+    'POST',
+    undefined,
+    () =>
+      sql`select pending_level, count(*) from applications where status = 'Pending' and now() - submitted_at > interval '45 days' group by 1`.execute(
+        db,
+      ),
+  ],
+  [
+    '/api/leaderboardUW',
+    'POST',
+    undefined,
+    () =>
+      sql`select underwriter, count(*) from applications where date_trunc('month', approved_at) = date_trunc('month', now()) group by 1`.execute(
+        db,
+      ),
+  ],
+  [
+    '/api/leaderboardRM',
+    'POST',
+    undefined,
+    () =>
+      sql`select rm, count(*) from applications where date_trunc('month', approved_at) = date_trunc('month', now()) group by 1`.execute(
+        db,
+      ),
+  ],
+  [
+    '/api/iso/GetPartners',
+    'POST',
+    isoRanges,
+    () =>
+      sql`select p.account_name,
+      (select count(*) from applications a where a.partner_id = p.id and date_trunc('month', a.approved_at) = date_trunc('month', now())),
+      (select count(*) from applications a where a.partner_id = p.id and extract(year from a.approved_at) = extract(year from now())),
+      (select current_date - max(a.submitted_at)::date from applications a where a.partner_id = p.id)
+    from partners p`.execute(db),
+  ],
+  [
+    '/api/iso/GetPartnersStatus',
+    'POST',
+    {
+      this_month_start: thisMonth,
+      this_month_end: lastDay(thisMonth),
+      last_90D_start: new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10),
+      last_90D_end: todayIso,
+    },
+    () =>
+      sql`select p.account_name,
+      (select count(*) from applications a where a.partner_id = p.id and now() - a.approved_at < interval '90 days')
+    from partners p`.execute(db),
+  ],
+  ['/api/iso/partners/query', 'POST', { month: thisMonth, pageSize: 15 }, async () => undefined],
+];
+const salesRows: Row[] = [];
+for (const [url, , body, plain] of salesCalls) {
+  const design = await timed(() => post(url, body ?? {}), RUNS);
+  const baseline = await timed(plain, BASELINE_RUNS);
+  salesRows.push({
+    question: url,
+    p50: ms(design.p50),
+    p95: ms(design.p95),
+    target: `p95 ≤ 50 ms ${design.p95 <= 50 ? '✓' : '✗'}`,
+    straightforward_p50: url === '/api/iso/partners/query' ? '—' : ms(baseline.p50),
+    straightforward_p95: url === '/api/iso/partners/query' ? '—' : ms(baseline.p95),
+  });
+}
+// Everything the /sales page asks for on load of the current month, at once as the browser does.
+const pageCalls: Array<[string, Record<string, unknown>]> = [
+  ...[
+    'approvedToday',
+    'submittedToday',
+    'approvedTodayInHouse',
+    'submittedTodayInHouse',
+    'approvedTodayByProfile',
+    'submittedTodayByProfile',
+    'approvedYest',
+    'submittedYest',
+    'approvedYestByProfile',
+    'submittedYestByProfile',
+    'submittedApprovedTodayPartner',
+    'submittedApprovedTodayInHousePartner',
+    'pending45days',
+  ].map((n): [string, Record<string, unknown>] => [`/api/${n}`, {}]),
+  ...[
+    'approvedMTD',
+    'submittedMTD',
+    'closedMTD',
+    'approvedMTDInHouse',
+    'submittedMTDInHouse',
+    'approvedMTDPartner',
+    'approvedMTDInHousePartner',
+    'ClosedMTDPartner',
+  ].map((n): [string, Record<string, unknown>] => [`/api/${n}`, { cntr: 0 }]),
+  ...['year', 'salesYTDgoals', 'holiday'].map((n): [string, Record<string, unknown>] => [
+    `/api/${n}`,
+    { dt: todayIso },
+  ]),
+];
+const wholePage = await timed(
+  () => Promise.all(pageCalls.map(([url, body]) => post(url, body))),
+  Math.max(10, Math.round(RUNS / 2)),
+);
+salesRows.push({
+  question: `the whole /sales page: ${pageCalls.length} calls at once`,
+  p50: ms(wholePage.p50),
+  p95: ms(wholePage.p95),
+  target: `p95 ≤ 300 ms ${wholePage.p95 <= 300 ? '✓' : '✗'}`,
+  straightforward_p50: '—',
+  straightforward_p95: '—',
+});
+console.log('\nSales dashboard, leaderboard and ISO partners (through the HTTP stack)');
+console.table(salesRows);
+
 // Export: every column of the Self Serve month.
 const allColumns = (await import('@paydesk/domain')).selfServeTable.columns.map((col) => col.id);
 let exportedFile: Buffer = Buffer.alloc(0);

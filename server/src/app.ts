@@ -6,6 +6,7 @@ import { XLSX_MIME } from '@paydesk/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
+import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { reportRoutes } from './areas/reports/routes';
 import { savedReportRoutes } from './areas/reports/savedReports';
@@ -78,6 +79,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   reportRoutes(app, deps);
   salesRoutes(app, deps);
   isoRoutes(app, deps);
+  financialRoutes(app, deps);
   savedReportRoutes(app, deps);
   uploadRoutes(app, deps);
 

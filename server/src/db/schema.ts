@@ -25,6 +25,7 @@ export interface Database {
   holidays: { day: DateOnly; name: string };
   processing_budgets: { month: DateOnly; bank: string; budget: Decimal };
   saved_reports: SavedReportsTable;
+  activity_rollup: ActivityRollupTable;
 }
 
 /** timestamptz with a default: optional on insert. */
@@ -285,4 +286,15 @@ export interface SavedReportsTable {
   filters: ColumnType<unknown, string, string>;
   columns: ColumnType<unknown, string, string>;
   updated_at: Timestamp;
+}
+
+export interface ActivityRollupTable {
+  month: DateOnly;
+  dimension: string;
+  value: string;
+  volume: Decimal;
+  transactions: number;
+  income: Decimal;
+  merchants: number;
+  age_months: number;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
+import { refreshRollup } from '../../db/rollup';
 import { rejectRows } from '../../platform/imports';
 
 /** Every MID of the file is a known merchant (and one the user may see). */
@@ -56,6 +57,7 @@ export async function applySelfServeImport(db: Db, month: string): Promise<void>
     left join merchant_income i on i.merchant_id = m.id and i.month = ${month}::date
     on conflict (merchant_id, month) do update set gross = excluded.gross, net = excluded.net,
       expenses = excluded.expenses, payouts = excluded.payouts`.execute(db);
+  await refreshRollup(db, [month]);
 }
 
 const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.c_net, r.c_achcollectedgross,

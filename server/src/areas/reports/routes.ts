@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { badRequest } from '../../platform/errors';
+import { badRequest, forbidden } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { stageImport } from '../../platform/imports';
 import { forEachChunk, queryPage, type TableSource } from '../../platform/tableQuery';
@@ -134,7 +134,9 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       access: 'import_reports',
       query: monthImportQuery,
       file: true,
-      handler: async ({ query, file, db }): Promise<ImportAnswer> => {
+      handler: async ({ query, file, db, user }): Promise<ImportAnswer> => {
+        // Imports change every ISO's totals (the monthly rollups): internal staff only.
+        if (user.isoId !== null) throw forbidden('Partner staff cannot import reports');
         const month = report.checkMonth(query.dt);
         if (!file) throw badRequest('Send the .xlsx file as the request body');
         const rows = await stageImport(db, report.importColumns, { kind: 'xlsx', stream: file });

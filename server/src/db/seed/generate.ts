@@ -1,6 +1,7 @@
 import { addMonths, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import type { Db } from '../connect';
+import { refreshRollup } from '../rollup';
 import type { NewPartner } from '../schema';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { demoPartners } from './partners';
@@ -380,6 +381,8 @@ export async function generateMerchantData(
 
     await insertAll(trx, 'schedule_a', scheduleA(random, partners));
     await goalsAndBudgets(trx, now);
+    await refreshRollup(trx);
+    log('  rollups');
   });
   await sql`analyze`.execute(db);
   return {

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * Spec document 1 §2 Financial dashboard, §3 filter options, monthly graph row and average row, §7.
+ * The older system sent a SQL where-clause from the browser; PayDesk keeps the paths and the answer fields
+ * but takes the selected values per filter group and builds parameterised SQL on the server.
+ */
+export const financialPaths = {
+  options: '/api/finoptions',
+  average: '/api/finaverage',
+  data: '/api/findata',
+} as const;
+
+export const FIN_GROUPS = ['profile', 'bank', 'omonth', 'oyear', 'mcc', 'partner'] as const;
+export type FinGroup = (typeof FIN_GROUPS)[number];
+export const FIN_GROUP_LABELS: Record<FinGroup, string> = {
+  profile: 'Profile',
+  bank: 'Bank',
+  omonth: 'Open Month',
+  oyear: 'Open Year',
+  mcc: 'MCC',
+  partner: 'Partner',
+};
+/** How a missing value is shown. */
+export const NOT_SPECIFIED = 'Not Specified';
+
+const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-01$/, 'Months are written YYYY-MM-01');
+const values = <T extends z.ZodType>(item: T) => z.array(item).max(2000).default([]);
+
+export const finFilters = z.strictObject({
+  profile: values(z.string().max(50).nullable()),
+  bank: values(z.string().max(50).nullable()),
+  omonth: values(z.number().int().min(1).max(12)),
+  oyear: values(z.number().int().min(2000).max(2100)),
+  mcc: values(z.string().max(10).nullable()),
+  partner: values(z.string().max(200).nullable()),
+});
+export type FinFilters = z.input<typeof finFilters>;
+
+const refuseSql = (body: unknown) =>
+  !(body && typeof body === 'object' && 'sql' in body) || 'Send the selected filter values, not SQL text';
+
+/** The average over [start, end] (whole months); the dashboard sends the last 12 months or one clicked month. */
+export const finAverageBody = z
+  .unknown()
+  .refine((b) => refuseSql(b) === true, {
+    message: 'SQL text is not accepted: send the selected filter values',
+  })
+  .pipe(
+    z
+      .strictObject({ filters: finFilters.default(finFilters.parse({})), start: month, end: month })
+      .refine((b) => b.start <= b.end, { message: 'start must not be after end' }),
+  );
+export type FinAverageBody = z.input<typeof finAverageBody>;
+
+/** The monthly series from `start` to the current month. */
+export const finDataBody = z
+  .unknown()
+  .refine((b) => refuseSql(b) === true, {
+    message: 'SQL text is not accepted: send the selected filter values',
+  })
+  .pipe(z.strictObject({ filters: finFilters.default(finFilters.parse({})), start: month }));
+export type FinDataBody = z.input<typeof finDataBody>;
+
+export interface FinOptions {
+  profile: Array<{ Merchant_Profile: string | null }>;
+  bank: Array<{ Bank: string | null }>;
+  mcc: Array<{ MCC: string | null }>;
+  descript: Array<{ Code: string; Description: string }>;
+  partner: Array<{ Partner_Name: string | null }>;
+  mid: Array<{ MID: string; DBA: string }>;
+  omonth: Array<{ open_month: number }>;
+  oyear: Array<{ open_year: number }>;
+}
+
+/** Averages per merchant-month: volume, transactions and income per merchant and month; age in months. */
+export interface AverageRow {
+  Volume: string;
+  Transactions: string;
+  Income: string;
+  Average_Age: string;
+}
+export interface FinAverageAnswer {
+  /** output[0]: the filtered merchants; output[1]: every merchant, for comparison. */
+  output: AverageRow[];
+}
+
+export interface MonthlyGraphRow {
+  Year_Months: string;
+  Volume: string;
+  Transactions: number;
+  Income: string;
+}
+export interface FinDataAnswer {
+  output: MonthlyGraphRow[];
+}
+
+/** Chart and averaging windows of spec document 1 §9. */
+export const FIN_AVERAGE_MONTHS = 12;
+export const FIN_CHART_DEFAULT_FROM = -5;
+export const FIN_CHART_DEFAULT_TO = -1;
+export const FIN_CHART_ZOOM_FROM = -4;

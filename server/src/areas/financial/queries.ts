@@ -1,0 +1,193 @@
+import {
+  type AverageRow,
+  BANKS,
+  FIN_GROUPS,
+  type FinFilters,
+  type FinGroup,
+  type FinOptions,
+  type MonthlyGraphRow,
+  PROFILES,
+} from '@paydesk/domain';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connect';
+import { badRequest } from '../../platform/errors';
+
+type Filters = { [G in FinGroup]: Array<string | number | null> };
+
+/** The SQL expression of each filter group on a merchant `m`, and its rollup dimension. */
+const EXPR: Record<FinGroup, string> = {
+  profile: 'm.profile',
+  bank: 'm.sponsor_bank',
+  omonth: 'extract(month from m.opened_on)::int',
+  oyear: 'extract(year from m.opened_on)::int',
+  mcc: 'm.mcc',
+  partner: 'm.partner_id',
+};
+
+/** Checks every value against what exists and turns partner names into ids. Unknown values are refused. */
+export async function resolveFilters(db: Db, input: FinFilters): Promise<Filters> {
+  const f = { profile: [], bank: [], omonth: [], oyear: [], mcc: [], partner: [], ...input } as Filters;
+  const unknown = (group: string, v: unknown) =>
+    badRequest(`Unknown ${group}: ${v === null ? 'Not Specified' : String(v)}`);
+  for (const v of f.profile)
+    if (v !== null && !(PROFILES as readonly unknown[]).includes(v)) throw unknown('profile', v);
+  for (const v of f.bank)
+    if (v !== null && !(BANKS as readonly unknown[]).includes(v)) throw unknown('bank', v);
+  const mccs = f.mcc.filter((v): v is string => v !== null);
+  if (mccs.length > 0) {
+    const known = new Set(
+      (await db.selectFrom('mcc_codes').select('code').where('code', 'in', mccs).execute()).map(
+        (r) => r.code,
+      ),
+    );
+    const missing = mccs.find((v) => !known.has(v));
+    if (missing !== undefined) throw unknown('MCC', missing);
+  }
+  const names = f.partner.filter((v): v is string => v !== null);
+  if (names.length > 0) {
+    const rows = await db
+      .selectFrom('partners')
+      .select(['id', 'account_name'])
+      .where('account_name', 'in', names)
+      .execute();
+    const ids = new Map(rows.map((r) => [r.account_name, r.id]));
+    const missing = names.find((n) => !ids.has(n));
+    if (missing !== undefined) throw unknown('partner', missing);
+    f.partner = f.partner.map((n) => (n === null ? null : (ids.get(n as string) ?? null)));
+  }
+  return f;
+}
+
+const used = (f: Filters) => FIN_GROUPS.filter((g) => f[g].length > 0);
+
+/** A group's condition: value in (…), with null meaning 'Not Specified'. */
+function groupCondition(group: FinGroup, vals: Array<string | number | null>): RawBuilder<unknown> {
+  const e = sql.raw(EXPR[group]);
+  const present = vals.filter((v) => v !== null);
+  const parts: RawBuilder<unknown>[] = [];
+  if (present.length > 0) parts.push(sql`${e} in (${sql.join(present)})`);
+  if (present.length < vals.length) parts.push(sql`${e} is null`);
+  return sql`(${sql.join(parts, sql` or `)})`;
+}
+
+interface MonthTotals {
+  month: string;
+  volume: string;
+  transactions: number;
+  income: string;
+  merchants: number;
+  age_months: number;
+}
+
+/**
+ * Totals per month from `from` to `to` (inclusive), for the filtered merchants. No filter or filters in one
+ * group read the rollup; filters in several groups, and every ISO-bound user, read the merchant rows.
+ */
+export async function monthTotals(
+  db: Db,
+  f: Filters,
+  from: string,
+  to: string,
+  scoped: boolean,
+): Promise<MonthTotals[]> {
+  const groups = used(f);
+  if (!scoped && groups.length <= 1) {
+    const [group] = groups;
+    const dimension = group ?? 'all';
+    const vals = group ? f[group].map((v) => (v === null ? '' : String(v))) : [''];
+    const { rows } = await sql<MonthTotals>`
+      select m::date::text as month, coalesce(sum(r.volume), 0)::text as volume, coalesce(sum(r.transactions), 0)::bigint as transactions,
+             coalesce(sum(r.income), 0)::text as income, coalesce(sum(r.merchants), 0)::int as merchants,
+             coalesce(sum(r.age_months), 0)::bigint as age_months
+      from generate_series(${from}::date, ${to}::date, interval '1 month') m
+      left join activity_rollup r on r.month = m::date and r.dimension = ${dimension} and r.value in (${sql.join(vals)})
+      group by m order by m`.execute(db);
+    return rows;
+  }
+  const where =
+    groups.length > 0
+      ? sql`and ${sql.join(
+          groups.map((g) => groupCondition(g, f[g])),
+          sql` and `,
+        )}`
+      : sql``;
+  const { rows } = await sql<MonthTotals>`
+    select m::date::text as month, coalesce(sum(t.volume), 0)::text as volume, coalesce(sum(t.transactions), 0)::bigint as transactions,
+           coalesce(sum(t.income), 0)::text as income, count(t.month)::int as merchants, coalesce(sum(t.age), 0)::bigint as age_months
+    from generate_series(${from}::date, ${to}::date, interval '1 month') m
+    left join (
+      select a.month, a.volume, a.transactions, coalesce(i.net, 0) as income,
+             (extract(year from age(a.month, date_trunc('month', m.opened_on))) * 12
+              + extract(month from age(a.month, date_trunc('month', m.opened_on))))::int as age
+      from merchant_monthly a
+      join merchants m on m.id = a.merchant_id
+      left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+      where a.month >= ${from}::date and a.month <= ${to}::date ${where}
+    ) t on t.month = m::date
+    group by m order by m`.execute(db);
+  return rows;
+}
+
+const div = (a: number, b: number, places = 2) => (b === 0 ? (0).toFixed(places) : (a / b).toFixed(places));
+
+/** Averages per merchant-month over the months given. */
+export function averages(totals: MonthTotals[]): AverageRow {
+  const sum = (k: keyof MonthTotals) => totals.reduce((s, t) => s + Number(t[k]), 0);
+  const n = sum('merchants');
+  return {
+    Volume: div(sum('volume'), n),
+    Transactions: div(sum('transactions'), n),
+    Income: div(sum('income'), n),
+    Average_Age: div(sum('age_months'), n, 1),
+  };
+}
+
+export function series(totals: MonthTotals[]): MonthlyGraphRow[] {
+  return totals.map((t) => ({
+    Year_Months: t.month.slice(0, 7),
+    Volume: Number(t.volume).toFixed(2),
+    Transactions: Number(t.transactions),
+    Income: Number(t.income).toFixed(2),
+  }));
+}
+
+export async function options(db: Db): Promise<FinOptions> {
+  const distinct = async <T>(q: RawBuilder<T>) => (await q.execute(db)).rows;
+  return {
+    profile: await distinct(
+      sql<{
+        Merchant_Profile: string | null;
+      }>`select distinct profile as "Merchant_Profile" from merchants m order by 1`,
+    ),
+    bank: await distinct(
+      sql<{ Bank: string | null }>`select distinct sponsor_bank as "Bank" from merchants m order by 1`,
+    ),
+    mcc: await distinct(
+      sql<{ MCC: string | null }>`select distinct mcc as "MCC" from merchants m order by 1`,
+    ),
+    descript: await distinct(
+      sql<{
+        Code: string;
+        Description: string;
+      }>`select code as "Code", description as "Description" from mcc_codes
+        where code in (select distinct mcc from merchants) order by code`,
+    ),
+    partner: await distinct(
+      sql<{ Partner_Name: string | null }>`select account_name as "Partner_Name" from partners p
+        where exists (select 1 from merchants m where m.partner_id = p.id) order by 1`,
+    ),
+    mid: await distinct(
+      sql<{ MID: string; DBA: string }>`select mid as "MID", dba as "DBA" from merchants m order by dba, mid`,
+    ),
+    omonth: await distinct(
+      sql<{
+        open_month: number;
+      }>`select distinct extract(month from opened_on)::int as open_month from merchants m order by 1`,
+    ),
+    oyear: await distinct(
+      sql<{
+        open_year: number;
+      }>`select distinct extract(year from opened_on)::int as open_year from merchants m order by 1`,
+    ),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../connect';
+import { refreshRollup } from '../rollup';
+import { ISO_ROLE, run } from './helpers';
+
+/**
+ * Monthly activity pre-aggregated by one filter dimension of the financial dashboard at a time (profile,
+ * bank, open month, open year, MCC, partner) and in total. A month × dimension has at most ~1,100 rows, so
+ * the dashboard's no-filter and one-group questions read a few hundred rows instead of summing every
+ * merchant-month. It holds all ISOs' totals, so the ISO role may not read it (their questions go to the
+ * merchant rows, which row-level security scopes).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await run(db, [
+    `create table activity_rollup (
+       month date not null,
+       dimension text not null check (dimension in ('all', 'profile', 'bank', 'omonth', 'oyear', 'mcc', 'partner')),
+       value text not null,
+       volume numeric(16, 2) not null,
+       transactions bigint not null,
+       income numeric(16, 2) not null,
+       merchants integer not null,
+       age_months bigint not null,
+       primary key (dimension, value, month)
+     )`,
+    'create index activity_rollup_month on activity_rollup (month, dimension)',
+    `revoke all on activity_rollup from ${ISO_ROLE}`,
+  ]);
+  // A database that already has activity gets its rollup now.
+  await refreshRollup(db as unknown as Db);
+}
