@@ -18,6 +18,8 @@ export interface ColumnDef<Id extends string = string> {
   filter?: FilterKind;
   /** Values offered by a select filter. */
   options?: readonly string[];
+  /** The smallest number a range filter accepts (the server refuses less). */
+  min?: number;
   /** Hidden until the user shows it. */
   hidden?: boolean;
   sortable?: boolean;

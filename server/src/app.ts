@@ -85,18 +85,19 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
 
   const webDist = deps.config.WEB_DIST;
   const indexHtml = path.join(webDist, 'index.html');
-  const hasWeb = fs.existsSync(indexHtml);
-  if (hasWeb) {
+  if (fs.existsSync(webDist)) {
     // wildcard: files are looked up per request, so a rebuilt bundle is served without a restart.
     await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
   }
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
       return reply.code(404).send({ success: false, message: 'Not found' });
     }
-    if (!hasWeb)
-      return reply.code(404).type('text/plain').send('The web app is not built: run npm run build');
-    return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+    // Read per request: a rebuilt app is served without a restart, and a build in progress is not a 500.
+    const html = await fs.promises.readFile(indexHtml, 'utf8').catch(() => null);
+    if (html === null)
+      return reply.code(503).type('text/plain').send('The web app is not built yet: run npm run build');
+    return reply.type('text/html').header('cache-control', 'no-cache').send(html);
   });
   return app;
 }

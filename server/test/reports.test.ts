@@ -1,4 +1,4 @@
-import { addMonths, monthStart, XLSX_MIME } from '@paydesk/domain';
+import { addMonths, monthStart, residualTable, XLSX_MIME } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -393,6 +393,47 @@ describe('imports', () => {
     );
     expect(junk.statusCode).toBe(400);
     expect(junk.json().message).toMatch(/could not be read/);
+  });
+
+  it('imports a Residual export with every column back as it is (labels as headers)', async () => {
+    const columns = residualTable.columns.map((c) => c.id);
+    const file = await admin.post('/api/ResidualSelfServe/export', {
+      dt: residualMonth,
+      columns,
+      filters: [{ id: 'Processor', kind: 'select', values: ['PPS'] }],
+    });
+    expect(file.statusCode).toBe(200);
+    const before = await count(
+      "select count(*) as n from residuals where processor = 'PPS' and month = ?::date",
+      residualMonth,
+    );
+    const res = await admin.upload(`/api/ResidualSelfServe/import?dt=${residualMonth}`, file.rawPayload);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().rows).toBe(before);
+    expect(
+      await count(
+        "select count(*) as n from residuals where processor = 'PPS' and month = ?::date",
+        residualMonth,
+      ),
+    ).toBe(before);
+  });
+
+  it('refuses imports by partner staff, whose view is one ISO', async () => {
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    await t.db
+      .updateTable('users')
+      .set({ department: 'sales_admin' })
+      .where('email', '=', 'partner@summitpayments.example')
+      .execute();
+    const res = await partner.upload(`/api/selfserve/import?dt=${month}`, await xlsx([['mid']]));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('Partner staff cannot import reports');
+    await t.db
+      .updateTable('users')
+      .set({ department: 'sales' })
+      .where('email', '=', 'partner@summitpayments.example')
+      .execute();
   });
 
   it('limits imports to admin and sales_admin', async () => {

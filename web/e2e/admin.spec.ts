@@ -61,10 +61,14 @@ test('register refuses a weak password with the server message', async ({ page }
   await page.getByLabel('New password').fill('weakpassword');
   await page.getByLabel('Confirm password').fill('weakpassword');
   await page.getByRole('button', { name: 'Register' }).click();
-  await expect(page.getByText('Password must contain an uppercase letter, a number and a special character')).toBeVisible();
+  await expect(
+    page.getByText('Password must contain an uppercase letter, a number and a special character'),
+  ).toBeVisible();
 });
 
-test('a non-admin cannot use /register: no menu entry, the page refuses, the server refuses', async ({ page }) => {
+test('a non-admin cannot use /register: no menu entry, the page refuses, the server refuses', async ({
+  page,
+}) => {
   await signIn(page, 'sales.admin@paydesk.local');
   await page.goto('/register');
   await expect(page.getByText(/don.t have access/i)).toBeVisible();
@@ -77,7 +81,10 @@ test('a non-admin cannot use /register: no menu entry, the page refuses, the ser
 test('an admin grants a capability and binds an ISO on the Users screen', async ({ page }) => {
   await signIn(page, 'admin@paydesk.local');
   await menu(page).getByRole('link', { name: 'Users', exact: true }).click();
-  const row = page.getByRole('row').filter({ hasText: 'sales@paydesk.local' }).filter({ hasNotText: 'sales.admin' });
+  const row = page
+    .getByRole('row')
+    .filter({ hasText: 'sales@paydesk.local' })
+    .filter({ hasNotText: 'sales.admin' });
   await row.getByRole('button', { name: 'Edit' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/Business Intelligence/).check();

@@ -1,7 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { adminApi, freshUser, PASSWORD, signIn } from './support';
 
-test('forgot password → outbox → reset → sign in with the new password', async ({ page, baseURL, browser }) => {
+test('forgot password → outbox → reset → sign in with the new password', async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const email = await freshUser(baseURL as string, 'finance');
   await page.goto('/login');
   await page.getByRole('link', { name: /forgot/i }).click();
@@ -54,7 +58,9 @@ test('change password: button rules, hint, server message, then sign in again', 
   await signIn(page, email);
   await page.getByRole('navigation').getByRole('link', { name: 'Change Password' }).click();
   await expect(page.getByLabel('Email')).toHaveValue(email);
-  await expect(page.getByText('min 8 char; atleast one uppercase, lowercase, numeric and special char')).toBeVisible();
+  await expect(
+    page.getByText('min 8 char; atleast one uppercase, lowercase, numeric and special char'),
+  ).toBeVisible();
   const button = page.getByRole('button', { name: 'Change password' });
   await expect(button).toBeDisabled();
   await page.getByLabel('Current password').fill(PASSWORD);
@@ -75,6 +81,10 @@ test('change password: button rules, hint, server message, then sign in again', 
 
   const api = await adminApi(baseURL as string);
   const audit = await (await api.get('/api/app/audit?page=1&pageSize=50')).json();
-  expect(audit.rows.some((r: { action: string; subject: string }) => r.action === 'password.change' && r.subject === email)).toBe(true);
+  expect(
+    audit.rows.some(
+      (r: { action: string; subject: string }) => r.action === 'password.change' && r.subject === email,
+    ),
+  ).toBe(true);
   await api.dispose();
 });

@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { freshUser, PASSWORD, signIn } from './support';
 
 test.describe('sign-in', () => {
-  test('the Login button waits for both fields, the e-mail is lower-cased, success goes to /sales', async ({ page }) => {
+  test('the Login button waits for both fields, the e-mail is lower-cased, success goes to /sales', async ({
+    page,
+  }) => {
     await page.goto('/login');
     const login = page.getByRole('button', { name: 'Login' });
     await expect(login).toBeDisabled();
@@ -25,7 +27,10 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('after 10 failed sign-ins the account is locked and the message says so', async ({ page, baseURL }) => {
+  test('after 10 failed sign-ins the account is locked and the message says so', async ({
+    page,
+    baseURL,
+  }) => {
     const email = await freshUser(baseURL as string);
     await page.goto('/login');
     await page.getByLabel('Email').fill(email);

@@ -14,7 +14,9 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 /** An API client signed in as the demo admin, for arranging test data. */
 export async function adminApi(baseURL: string): Promise<APIRequestContext> {
   const api = await request.newContext({ baseURL });
-  const res = await api.post('/api/app/account/signin', { data: { email: 'admin@paydesk.local', password: PASSWORD } });
+  const res = await api.post('/api/app/account/signin', {
+    data: { email: 'admin@paydesk.local', password: PASSWORD },
+  });
   expect(res.status()).toBe(200);
   return api;
 }
@@ -36,3 +38,36 @@ export async function freshUser(baseURL: string, department = 'sales'): Promise<
 export function menu(page: Page) {
   return page.getByRole('navigation');
 }
+
+// ---------------------------------------------------------------- report tables (reports*.spec.ts)
+
+/** The total a report table's pager shows ('1–10 of 1,787 merchants' → 1787; 'No merchants' → 0). */
+export async function tableTotal(page: Page): Promise<number> {
+  const text = (await page.getByTestId('table-count').innerText()).trim();
+  if (/^No /.test(text)) return 0;
+  const match = / of ([\d,]+) /.exec(text);
+  if (!match?.[1]) throw new Error(`No total in "${text}"`);
+  return Number(match[1].replaceAll(',', ''));
+}
+
+/** The header texts of a table, in order. */
+export async function tableHeaders(page: Page, table: string): Promise<string[]> {
+  const headers = await page
+    .getByRole('table', { name: table, exact: true })
+    .locator('thead th')
+    .allInnerTexts();
+  return headers.map((h) => h.trim());
+}
+
+/** The cell texts of one column (by header text) on the page shown. */
+export async function tableColumn(page: Page, table: string, header: string): Promise<string[]> {
+  const index = (await tableHeaders(page, table)).indexOf(header);
+  if (index < 0) throw new Error(`No column "${header}" in table "${table}"`);
+  const cells = page
+    .getByRole('table', { name: table, exact: true })
+    .locator(`tbody tr td:nth-child(${index + 1})`);
+  return (await cells.allInnerTexts()).map((c) => c.trim());
+}
+
+/** '1,234.50' → 1234.5 */
+export const amount = (text: string) => Number(text.replaceAll(',', ''));

@@ -240,6 +240,8 @@ export type UploadType = (typeof UPLOAD_TYPES)[number];
 
 export interface UploadColumn {
   header: string;
+  /** Also accepted as the header: the column's label in an export of the table. */
+  label?: string;
   type: 'text' | 'month' | 'date' | 'money' | 'integer' | 'decimal';
   required: boolean;
 }
@@ -350,7 +352,7 @@ export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsh
  * Import XLSX on Self Serve: one month's activity per MID for the month on screen (re-importing a MID's
  * month replaces it). Column headers are the Self Serve column ids.
  */
-export const selfServeImportColumns: readonly UploadColumn[] = [
+export const selfServeImportColumns: readonly UploadColumn[] = withLabels(selfServeTable.columns, [
   { header: 'mid', type: 'text', required: true },
   { header: 'tx_amt', type: 'money', required: true },
   { header: 'tx_cnt', type: 'integer', required: true },
@@ -359,16 +361,24 @@ export const selfServeImportColumns: readonly UploadColumn[] = [
   { header: 'ref_amt', type: 'money', required: true },
   { header: 'ref_cnt', type: 'integer', required: true },
   { header: 'income', type: 'money', required: true },
-];
+]);
+
+/** Gives each layout column the label of the table column of the same id. */
+function withLabels(columns: readonly ColumnDef[], layout: readonly UploadColumn[]): UploadColumn[] {
+  return layout.map((c) => {
+    const label = columns.find((col) => col.id === c.header)?.label;
+    return label && label !== c.header ? { ...c, label } : c;
+  });
+}
 
 /**
  * Import XLSX on Residual Self Serve: residual rows in the table's full column order (an export with every
  * column shown imports back as it is); each (processor, month) in the file is replaced.
  */
-export const residualImportColumns: readonly UploadColumn[] = [
+export const residualImportColumns: readonly UploadColumn[] = withLabels(residualTable.columns, [
   ...residualUploadColumns.slice(0, 3),
   { header: 'Processor', type: 'text', required: true },
   ...residualUploadColumns.slice(3),
-];
+]);
 
 export const monthImportQuery = z.strictObject({ dt: month });

@@ -47,6 +47,7 @@ export const salesPaths = {
   isoPartners: '/api/iso/GetPartners',
   isoPartnersStatus: '/api/iso/GetPartnersStatus',
   isoPartnersQuery: '/api/iso/partners/query',
+  isoPartnersExport: '/api/iso/partners/export',
 } as const;
 
 /** cntr: the month offset from the current month, 0 for this month, -1 for last month, back to January 2019. */

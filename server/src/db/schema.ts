@@ -26,6 +26,7 @@ export interface Database {
   processing_budgets: { month: DateOnly; bank: string; budget: Decimal };
   saved_reports: SavedReportsTable;
   activity_rollup: ActivityRollupTable;
+  selfserve_rows: Record<string, unknown> & { month: DateOnly; merchant_id: number; partner_id: number };
 }
 
 /** timestamptz with a default: optional on insert. */

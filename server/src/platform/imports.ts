@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { type ImportProblem, MAX_IMPORT_PROBLEMS, type UploadColumn } from '@paydesk/domain';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { AppError } from './errors';
 import { readFirstSheet } from './spreadsheets';
@@ -59,15 +59,19 @@ export async function stageImport(
     if (problems.length < MAX_IMPORT_PROBLEMS) problems.push(p);
     else extraProblems++;
   };
+  // Rows are staged 5,000 at a time as one array per column (unnest), so a statement has a parameter per
+  // column rather than per cell.
+  const names = ['row_no', ...columns.map((c) => stagingColumn(c.header))];
+  const types = ['integer', ...columns.map((c) => SQL_TYPE[c.type].replace(/\(.*\)/, ''))];
   let batch: Record<string, unknown>[] = [];
   let staged = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    // The staging table is created at run time, so it is outside the typed schema.
-    await (db as unknown as Kysely<{ import_rows: Record<string, unknown> }>)
-      .insertInto('import_rows')
-      .values(batch)
-      .execute();
+    const arrays = names.map(
+      (n, i) => sql`${batch.map((r) => r[n] ?? null)}::${sql.raw(types[i] as string)}[]`,
+    );
+    await sql`insert into import_rows (${sql.join(names.map((n) => sql.ref(n)))})
+      select * from unnest(${sql.join(arrays)})`.execute(db);
     staged += batch.length;
     batch = [];
   };
@@ -80,8 +84,9 @@ export async function stageImport(
           .trim()
           .toLowerCase(),
       );
-      const expected = columns.map((c) => c.header.toLowerCase());
-      if (expected.some((h, i) => got[i] !== h)) {
+      const fits = (c: UploadColumn, i: number) =>
+        got[i] === c.header.toLowerCase() || (c.label !== undefined && got[i] === c.label.toLowerCase());
+      if (!columns.every(fits)) {
         problem({
           row: rowNumber,
           message: `The first row must be the column headers: ${columns.map((c) => c.header).join(', ')}`,
@@ -111,7 +116,7 @@ export async function stageImport(
     }
     if (ok && problems.length === 0) {
       batch.push(record);
-      if (batch.length >= 1000) await flush();
+      if (batch.length >= 5000) await flush();
     }
   };
 

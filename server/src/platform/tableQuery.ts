@@ -59,6 +59,12 @@ export function conditions<Id extends string>(
         if (f.value.trim() !== '') out.push(sql`lower(${e}::text) like ${like(f.value.trim())}`);
         break;
       case 'range':
+        if (
+          col.min !== undefined &&
+          ((f.min !== null && f.min < col.min) || (f.max !== null && f.max < col.min))
+        ) {
+          throw badRequest(`Column "${f.id}" takes whole numbers of ${col.min} or more`);
+        }
         if (f.min !== null) out.push(sql`${e} >= ${f.min}`);
         if (f.max !== null) out.push(sql`${e} <= ${f.max}`);
         break;

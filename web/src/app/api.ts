@@ -99,3 +99,105 @@ export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.fromServer) return error.message;
   return fallback;
 }
+
+/** A call whose answer the screen judges by status itself (an import: 200 'Success', anything else 'Fail'). */
+export interface RawAnswer<T> {
+  status: number;
+  ok: boolean;
+  body: T | null;
+}
+
+/**
+ * Sends a file as the raw request body (the server reads the spreadsheet itself). Throws an ApiError with
+ * status 0 only when no answer came; any HTTP answer is returned for the caller to judge.
+ */
+export async function postFile<T>(path: string, file: Blob, contentType: string): Promise<RawAnswer<T>> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': contentType, Accept: 'application/json' },
+      body: file,
+    });
+  } catch {
+    throw new ApiError(0, 'PayDesk could not be reached. Check your connection and try again.', false);
+  }
+  if (response.status === 401) onSessionEnded();
+  let body: T | null = null;
+  try {
+    body = (await response.json()) as T;
+  } catch {
+    body = null;
+  }
+  return { status: response.status, ok: response.ok, body };
+}
+
+/** `attachment; filename="SelfServe-2026-10.xlsx"` → the file name; `fallback` when there is none. */
+export function filenameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const encoded = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (encoded?.[1]) {
+    try {
+      return decodeURIComponent(encoded[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // Fall through to the plain form.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
+  const name = (plain?.[2] ?? plain?.[1] ?? '').trim();
+  // A name is a name, not a path.
+  const base = name.split(/[\\/]/).pop() ?? '';
+  return base === '' ? fallback : base;
+}
+
+/** POSTs JSON and returns the file the server answers with, named as the server names it. */
+export async function postDownload(
+  path: string,
+  body: unknown,
+  fallbackName: string,
+): Promise<{ blob: Blob; filename: string }> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'PayDesk could not be reached. Check your connection and try again.', false);
+  }
+  if (!response.ok) {
+    let serverMessage: string | null = null;
+    try {
+      serverMessage = messageOf(JSON.parse(await response.text()));
+    } catch {
+      serverMessage = null;
+    }
+    if (response.status === 401) onSessionEnded();
+    throw new ApiError(
+      response.status,
+      serverMessage ?? `The file could not be prepared (HTTP ${response.status}).`,
+      serverMessage !== null,
+    );
+  }
+  const blob = await response.blob();
+  return {
+    blob,
+    filename: filenameFromDisposition(response.headers.get('Content-Disposition'), fallbackName),
+  };
+}
+
+/** Hands a downloaded file to the browser to save. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once the click is handled.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -13,6 +13,11 @@ describe('visibleMenu', () => {
   it('shows an admin every entry, in menu order', () => {
     expect(labels(visibleMenu(principal('admin'), MENU))).toEqual([
       'Sales',
+      'ISO Performance',
+      'Leaderboard',
+      'Self Serve',
+      'Residual Self Serve',
+      'Upload Data',
       'Change Password',
       'Register',
       'Users',
@@ -21,16 +26,42 @@ describe('visibleMenu', () => {
     ]);
   });
 
-  it.each(['sales_admin', 'finance_admin', 'sales', 'finance'] as const)(
+  it.each(['sales_admin', 'finance_admin'] as const)('shows %s the reports and Upload Data', (department) => {
+    expect(labels(visibleMenu(principal(department), MENU))).toEqual([
+      'Sales',
+      'ISO Performance',
+      'Leaderboard',
+      'Self Serve',
+      'Residual Self Serve',
+      'Upload Data',
+      'Change Password',
+    ]);
+  });
+
+  it.each(['sales', 'finance'] as const)(
     'shows %s only the entries open to every signed-in user',
     (department) => {
-      expect(labels(visibleMenu(principal(department), MENU))).toEqual(['Sales', 'Change Password']);
+      expect(labels(visibleMenu(principal(department), MENU))).toEqual([
+        'Sales',
+        'ISO Performance',
+        'Leaderboard',
+        'Self Serve',
+        'Residual Self Serve',
+        'Change Password',
+      ]);
     },
   );
 
   it('does not let a capability stand in for the admin department', () => {
     const everything = principal('sales', ['bi', 'leads', 'partners_edit', 'ach_edit']);
-    expect(labels(visibleMenu(everything, MENU))).toEqual(['Sales', 'Change Password']);
+    expect(labels(visibleMenu(everything, MENU))).toEqual([
+      'Sales',
+      'ISO Performance',
+      'Leaderboard',
+      'Self Serve',
+      'Residual Self Serve',
+      'Change Password',
+    ]);
   });
 
   describe('an entry gated by a capability', () => {

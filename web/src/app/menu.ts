@@ -1,10 +1,15 @@
 import { hasPermission, type Permission, type Principal } from '@paydesk/domain';
 import {
+  IconBuildingBank,
   IconChartBar,
+  IconCloudUpload,
+  IconFileSpreadsheet,
   IconKey,
   IconListDetails,
   IconMail,
   type IconProps,
+  IconReportMoney,
+  IconTrophy,
   IconUserPlus,
   IconUsers,
 } from '@tabler/icons-react';
@@ -21,6 +26,11 @@ export interface MenuEntry {
 /** The side menu, in display order. An entry is added here when its screen exists. */
 export const MENU: readonly MenuEntry[] = [
   { label: 'Sales', path: '/sales', icon: IconChartBar },
+  { label: 'ISO Performance', path: '/isoperformance', icon: IconBuildingBank },
+  { label: 'Leaderboard', path: '/leaderboard', icon: IconTrophy },
+  { label: 'Self Serve', path: '/selfserve', icon: IconFileSpreadsheet },
+  { label: 'Residual Self Serve', path: '/residualselfserve', icon: IconReportMoney },
+  { label: 'Upload Data', path: '/uploadfiles', icon: IconCloudUpload, permission: 'upload_data' },
   { label: 'Change Password', path: '/changePassword', icon: IconKey },
   { label: 'Register', path: '/register', icon: IconUserPlus, permission: 'manage_users' },
   { label: 'Users', path: '/users', icon: IconUsers, permission: 'manage_users' },

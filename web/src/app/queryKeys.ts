@@ -7,3 +7,20 @@ export const adminKeys = {
   auditPage: (page: number, pageSize: number) => [...adminKeys.audit(), { page, pageSize }] as const,
   outbox: () => [...adminKeys.all, 'outbox'] as const,
 };
+
+/** Self Serve, Residual Self Serve and their saved reports. */
+export const reportKeys = {
+  all: ['reports'] as const,
+  table: (table: string) => [...reportKeys.all, table] as const,
+  page: (table: string, body: unknown) => [...reportKeys.table(table), 'page', body] as const,
+  preview: (table: string, body: unknown) => [...reportKeys.table(table), 'preview', body] as const,
+  savedNames: (table: string) => [...reportKeys.all, 'saved', table] as const,
+};
+
+/** Upload Data: each type's current rows. */
+export const uploadKeys = {
+  all: ['uploads'] as const,
+  type: (type: string) => [...uploadKeys.all, type] as const,
+  rows: (type: string, month: string | null) => [...uploadKeys.type(type), 'rows', { month }] as const,
+  preview: (type: string, month: string | null) => [...uploadKeys.type(type), 'preview', { month }] as const,
+};

@@ -8,6 +8,11 @@ const LoginScreen = lazy(() => import('../screens/login/LoginScreen'));
 const ForgotScreen = lazy(() => import('../screens/forgot/ForgotScreen'));
 const ResetScreen = lazy(() => import('../screens/reset/ResetScreen'));
 const SalesScreen = lazy(() => import('../screens/sales/SalesScreen'));
+const LeaderboardScreen = lazy(() => import('../screens/leaderboard/LeaderboardScreen'));
+const IsoPerformanceScreen = lazy(() => import('../screens/isoPerformance/IsoPerformanceScreen'));
+const SelfServeScreen = lazy(() => import('../screens/selfServe/SelfServeScreen'));
+const ResidualSelfServeScreen = lazy(() => import('../screens/residualSelfServe/ResidualSelfServeScreen'));
+const UploadDataScreen = lazy(() => import('../screens/uploadData/UploadDataScreen'));
 const ChangePasswordScreen = lazy(() => import('../screens/changePassword/ChangePasswordScreen'));
 const RegisterScreen = lazy(() => import('../screens/register/RegisterScreen'));
 const UsersScreen = lazy(() => import('../screens/users/UsersScreen'));
@@ -38,6 +43,11 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/sales" replace /> },
           { path: '/sales', element: <SalesScreen /> },
+          { path: '/leaderboard', element: <LeaderboardScreen /> },
+          { path: '/isoperformance', element: <IsoPerformanceScreen /> },
+          { path: '/selfserve', element: <SelfServeScreen /> },
+          { path: '/residualselfserve', element: <ResidualSelfServeScreen /> },
+          { path: '/uploadfiles', element: <UploadDataScreen /> },
           { path: '/changePassword', element: <ChangePasswordScreen /> },
           { path: '/register', element: <RegisterScreen /> },
           { path: '/users', element: <UsersScreen /> },

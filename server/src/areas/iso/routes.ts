@@ -25,7 +25,7 @@ export function isoRoutes(app: FastifyInstance, deps: Deps) {
   tableRoutes(app, deps, {
     access: 'session',
     queryPath: salesPaths.isoPartnersQuery,
-    exportPath: '/api/iso/partners/export',
+    exportPath: salesPaths.isoPartnersExport,
     extra: { month: isoDate.refine((d) => d.endsWith('-01'), 'month must be the first day of a month') },
     source: ({ month }) => partnersSource(rangesForMonth(month)),
     file: ({ month }) => ({ name: `ISO-Performance-${month.slice(0, 7)}.xlsx`, sheet: monthLabel(month) }),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
 import { refreshRollup } from '../../db/rollup';
+import { refreshSelfServeRows } from '../../db/selfServeRows';
 import { rejectRows } from '../../platform/imports';
 
 /** Every MID of the file is a known merchant (and one the user may see). */
@@ -58,6 +59,14 @@ export async function applySelfServeImport(db: Db, month: string): Promise<void>
     on conflict (merchant_id, month) do update set gross = excluded.gross, net = excluded.net,
       expenses = excluded.expenses, payouts = excluded.payouts`.execute(db);
   await refreshRollup(db, [month]);
+  const { rows } = await sql<{
+    id: number;
+  }>`select m.id from import_rows r join merchants m on m.mid = r.c_mid`.execute(db);
+  await refreshSelfServeRows(
+    db,
+    month,
+    rows.map((r) => r.id),
+  );
 }
 
 const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.c_net, r.c_achcollectedgross,

@@ -40,7 +40,7 @@ interface MonthReport<Id extends string> {
 const selfServe: MonthReport<string> = {
   name: 'SelfServe',
   source: selfServeSource,
-  monthColumn: 'a.month',
+  monthColumn: 's.month',
   checkMonth: selfServeMonth,
   defaultMonth: () => monthStart(new Date()),
   paths: {

@@ -2,49 +2,45 @@ import { type ResidualColumn, residualTable, type SelfServeColumn, selfServeTabl
 import type { TableSource } from '../../platform/tableQuery';
 
 /**
- * Self Serve: one row per merchant open in the month, with the month's activity and income. Driven by
- * merchant_monthly (pre-aggregated from the daily rows), so a month is one index range.
+ * Self Serve: one row per merchant open in the month, with the month's activity and income, read from the
+ * pre-joined selfserve_rows (db/selfServeRows.ts) so a month is one table's index range.
  */
 export const selfServeSource: TableSource<SelfServeColumn> = {
   def: selfServeTable,
-  from: `merchant_monthly a
-    join merchants m on m.id = a.merchant_id
-    join partners p on p.id = m.partner_id
-    left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`,
+  from: 'selfserve_rows s',
   expressions: {
-    banknum: 'm.sponsor_bank',
-    groupname: 'p.account_name',
-    groupid: 'm.group_id',
-    mid: 'm.mid',
-    dba: 'm.dba',
-    legalname: 'm.legal_name',
-    merchprofile: 'm.profile',
-    highrisk: "case when m.profile = 'High Risk' then 'Y' else 'N' end",
-    assocnum: 'm.association_number',
-    sic: 'm.mcc',
-    // Status and closing date as of the end of the month shown.
-    merchstatus: "case when m.closed_on < (a.month + interval '1 month')::date then 'Closed' else 'Open' end",
-    email: 'm.email',
-    phone: 'm.phone',
-    cbemail: 'm.cb_email',
-    Address: 'm.address',
-    City: 'm.city',
-    State: 'm.state',
-    Zip: 'm.zip',
-    fund: 'm.funding',
-    activationd: 'm.activated_on',
-    opend: 'm.opened_on',
-    closed: "case when m.closed_on < (a.month + interval '1 month')::date then m.closed_on end",
-    tx_amt: 'a.volume',
-    tx_cnt: 'a.transactions',
-    cb_amt: 'a.chargeback_volume',
-    cb_cnt: 'a.chargebacks',
-    ref_amt: 'a.refund_volume',
-    ref_cnt: 'a.refunds',
-    income: 'coalesce(i.net, 0)',
+    banknum: 's.banknum',
+    groupname: 's.groupname',
+    groupid: 's.groupid',
+    mid: 's.mid',
+    dba: 's.dba',
+    legalname: 's.legalname',
+    merchprofile: 's.merchprofile',
+    highrisk: 's.highrisk',
+    assocnum: 's.assocnum',
+    sic: 's.sic',
+    merchstatus: 's.merchstatus',
+    email: 's.email',
+    phone: 's.phone',
+    cbemail: 's.cbemail',
+    Address: 's.address',
+    City: 's.city',
+    State: 's.state',
+    Zip: 's.zip',
+    fund: 's.fund',
+    activationd: 's.activationd',
+    opend: 's.opend',
+    closed: 's.closed',
+    tx_amt: 's.tx_amt',
+    tx_cnt: 's.tx_cnt',
+    cb_amt: 's.cb_amt',
+    cb_cnt: 's.cb_cnt',
+    ref_amt: 's.ref_amt',
+    ref_cnt: 's.ref_cnt',
+    income: 's.income',
   },
   searchable: ['mid', 'dba', 'legalname', 'groupname'],
-  tiebreak: 'a.merchant_id',
+  tiebreak: 's.merchant_id',
 };
 
 export const residualSource: TableSource<ResidualColumn> = {

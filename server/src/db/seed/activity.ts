@@ -172,7 +172,8 @@ export async function generateResiduals(db: Db, seed: number, lastMonth: string)
       join groups g on g.group_id = m.group_id
       join partners pa on pa.id = i.partner_id
       where i.month >= date '2021-01-01' and i.month <= date '${lastMonth}'
-    ) x`)
+    ) x
+    order by month, processor, mid`)
     .execute(db);
 }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../connect';
 import { refreshRollup } from '../rollup';
 import type { NewPartner } from '../schema';
+import { refreshSelfServeRows } from '../selfServeRows';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { demoPartners } from './partners';
 import { Random, WeightedTable } from './random';
@@ -382,9 +383,11 @@ export async function generateMerchantData(
     await insertAll(trx, 'schedule_a', scheduleA(random, partners));
     await goalsAndBudgets(trx, now);
     await refreshRollup(trx);
-    log('  rollups');
+    await refreshSelfServeRows(trx);
+    log('  rollups and Self Serve rows');
   });
-  await sql`analyze`.execute(db);
+  // Fresh tables: set the visibility map (index-only counts) and the planner's statistics.
+  await sql`vacuum analyze`.execute(db);
   return {
     partners: size.isos,
     merchants: size.merchants,

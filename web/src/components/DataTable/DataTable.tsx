@@ -1,0 +1,217 @@
+import {
+  Box,
+  EmptyState,
+  Group,
+  Loader,
+  LoadingOverlay,
+  Paper,
+  Table,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconArrowDown,
+  IconArrowsSort,
+  IconArrowUp,
+  IconDatabaseOff,
+} from '@tabler/icons-react';
+import type { CSSProperties, Key, ReactNode } from 'react';
+
+export interface Column<Row> {
+  key: string;
+  header: string;
+  render: (row: Row) => ReactNode;
+  width?: CSSProperties['width'];
+  align?: 'left' | 'right' | 'center';
+  /** Keep the cell on one line (dates, short labels, amounts). */
+  nowrap?: boolean;
+  /** Sortable columns get a header button; the direction shown is the current one. */
+  sort?: { direction: 'asc' | 'desc' | null; onToggle: () => void };
+  /** A control beside the header text, e.g. the column's filter. */
+  headerAction?: ReactNode;
+}
+
+interface DataTableProps<Row> {
+  /** Names the table for assistive technology (and for tests). */
+  label: string;
+  columns: readonly Column<Row>[];
+  rows: readonly Row[] | undefined;
+  rowKey: (row: Row, index: number) => Key;
+  loading: boolean;
+  /** The load failed: a message fit to show. */
+  error?: string | null;
+  empty: { title: string; description: ReactNode };
+  /** Shown above the rows, inside the frame, e.g. the filters in force. */
+  header?: ReactNode;
+  /** Shown under the rows, e.g. paging controls. */
+  footer?: ReactNode;
+  /**
+   * Keep the column headers (and their sort and filter controls) on screen while empty or failed, so a
+   * user can undo the filter that emptied the list. Also makes the header stick while the rows scroll.
+   */
+  interactiveHeader?: boolean;
+  /** Tighter rows for previews. */
+  compact?: boolean;
+}
+
+const SORT_LABEL = { asc: 'ascending', desc: 'descending' } as const;
+
+function HeaderCell<Row>({ column }: { column: Column<Row> }) {
+  const direction = column.sort?.direction ?? null;
+  const Icon = direction === 'asc' ? IconArrowUp : direction === 'desc' ? IconArrowDown : IconArrowsSort;
+  const title = column.sort ? (
+    <UnstyledButton
+      onClick={column.sort.onToggle}
+      fz="sm"
+      fw={700}
+      title={direction ? `Sorted ${SORT_LABEL[direction]}; click to change` : 'Click to sort'}
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}
+    >
+      {column.header}
+      <Icon size={14} stroke={2} style={{ opacity: direction ? 1 : 0.35 }} aria-hidden />
+    </UnstyledButton>
+  ) : (
+    column.header
+  );
+  if (!column.headerAction) return title;
+  return (
+    <Group
+      gap={2}
+      wrap="nowrap"
+      justify={column.align === 'right' ? 'flex-end' : 'flex-start'}
+      style={{ whiteSpace: 'nowrap' }}
+    >
+      {title}
+      {column.headerAction}
+    </Group>
+  );
+}
+
+/**
+ * The product's table: typed columns, header sorting and filter controls, and loading, error and empty
+ * states that explain themselves. Report screens feed it through ServerTable (a TableDef and a server
+ * query); simple lists give it their columns directly.
+ */
+export function DataTable<Row>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  loading,
+  error,
+  empty,
+  header,
+  footer,
+  interactiveHeader = false,
+  compact = false,
+}: DataTableProps<Row>) {
+  let state: ReactNode = null;
+  if (error) {
+    state = (
+      <EmptyState
+        py={48}
+        icon={<IconAlertTriangle size={26} />}
+        variant="light"
+        color="red"
+        title="Could not load this list"
+        description={error}
+      />
+    );
+  } else if (loading && !rows) {
+    state = (
+      <Box py={56} ta="center">
+        <Loader size="sm" />
+        <Text c="dimmed" fz="sm" mt="xs">
+          Loading…
+        </Text>
+      </Box>
+    );
+  } else if (!rows || rows.length === 0) {
+    state = (
+      <EmptyState
+        py={48}
+        icon={<IconDatabaseOff size={26} />}
+        withIndicatorBackground
+        title={empty.title}
+        description={empty.description}
+      />
+    );
+  }
+  const showTable = state === null || interactiveHeader;
+  const bodyRows = state === null ? rows : [];
+
+  return (
+    <Paper withBorder radius="md" pos="relative">
+      {header}
+      {showTable && (
+        // A plain overflow box, not ScrollArea: the table must take the container's width so long cells wrap.
+        <Box
+          pos="relative"
+          style={{
+            overflow: 'auto',
+            maxHeight: interactiveHeader ? 'calc(100vh - 300px)' : undefined,
+            minHeight: interactiveHeader && state === null ? 120 : undefined,
+          }}
+        >
+          <LoadingOverlay
+            visible={loading && !!rows}
+            zIndex={3}
+            overlayProps={{ backgroundOpacity: 0.55, blur: 1 }}
+            loaderProps={{ size: 'sm' }}
+          />
+          <Table
+            aria-label={label}
+            aria-busy={loading}
+            striped
+            highlightOnHover
+            stickyHeader={interactiveHeader}
+            verticalSpacing={compact ? 6 : interactiveHeader ? 'xs' : 'sm'}
+            horizontalSpacing="sm"
+            fz={compact ? 'xs' : 'sm'}
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((column) => (
+                  <Table.Th
+                    key={column.key}
+                    aria-sort={
+                      column.sort
+                        ? column.sort.direction
+                          ? (`${SORT_LABEL[column.sort.direction]}` as const)
+                          : 'none'
+                        : undefined
+                    }
+                    style={{
+                      width: column.width,
+                      textAlign: column.align,
+                      whiteSpace: column.nowrap ? 'nowrap' : undefined,
+                    }}
+                  >
+                    <HeaderCell column={column} />
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {bodyRows?.map((row, index) => (
+                <Table.Tr key={rowKey(row, index)}>
+                  {columns.map((column) => (
+                    <Table.Td
+                      key={column.key}
+                      style={{ textAlign: column.align, whiteSpace: column.nowrap ? 'nowrap' : undefined }}
+                    >
+                      {column.render(row)}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Box>
+      )}
+      {state}
+      {footer}
+    </Paper>
+  );
+}

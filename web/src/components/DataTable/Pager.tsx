@@ -1,0 +1,70 @@
+import { Group, Pagination, Select, Text } from '@mantine/core';
+
+interface PagerProps {
+  page: number;
+  pageSize: number;
+  pageSizes: readonly number[];
+  total: number | undefined;
+  /** What the rows are, for the count: 'merchants', 'rows'. */
+  noun: string;
+  onPage: (page: number) => void;
+  onPageSize: (size: number) => void;
+}
+
+const CONTROL_LABELS = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+};
+
+export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSize }: PagerProps) {
+  const count = total ?? 0;
+  const pages = Math.max(1, Math.ceil(count / pageSize));
+  const first = count === 0 ? 0 : (page - 1) * pageSize + 1;
+  const last = Math.min(page * pageSize, count);
+  return (
+    <Group
+      justify="space-between"
+      px="md"
+      py="sm"
+      gap="sm"
+      style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
+    >
+      <Text fz="sm" c="dimmed" data-testid="table-count">
+        {total === undefined
+          ? ' '
+          : count === 0
+            ? `No ${noun}`
+            : `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} ${noun}`}
+      </Text>
+      <Group gap="md">
+        <Group gap={6}>
+          <Text fz="sm" c="dimmed" component="label" htmlFor="table-page-size">
+            Rows per page
+          </Text>
+          <Select
+            id="table-page-size"
+            size="xs"
+            w={84}
+            data={pageSizes.map(String)}
+            value={String(pageSize)}
+            onChange={(value) => value && onPageSize(Number(value))}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+          />
+        </Group>
+        <Pagination
+          size="sm"
+          total={pages}
+          value={Math.min(page, pages)}
+          onChange={onPage}
+          withEdges
+          siblings={1}
+          getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+        />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,151 @@
+import { Button, Group, Pill, Text } from '@mantine/core';
+import type { ColumnDef, TableDef, TablePage } from '@paydesk/domain';
+import type { ReactNode } from 'react';
+import { type CellType, formatCell, isNumericType } from '../format';
+import { ColumnsMenu } from './ColumnsMenu';
+import { type Column, DataTable } from './DataTable';
+import { FilterPopover } from './FilterPopover';
+import { Pager } from './Pager';
+import { SearchBox } from './SearchBox';
+import { describeFilter, sortDirection } from './tableState';
+import type { TableStateControls } from './useTableState';
+
+export type Row = Record<string, unknown>;
+
+interface ServerTableProps {
+  label: string;
+  def: TableDef;
+  controls: TableStateControls;
+  data: TablePage<Row> | undefined;
+  loading: boolean;
+  error: string | null;
+  /** What a row is, for the count: 'merchants'. */
+  noun: string;
+  searchPlaceholder: string;
+  /** Explains an empty list: narrowed by the user, or nothing there at all. */
+  empty: { filtered: string; unfiltered: string };
+  /** Buttons beside the search, e.g. Export and Import. */
+  actions?: ReactNode;
+}
+
+/** A column of a TableDef as a table column: formatted by type, numbers right-aligned. */
+export function defColumn(
+  column: ColumnDef,
+): Pick<Column<Row>, 'key' | 'header' | 'render' | 'align' | 'nowrap'> {
+  const type = column.type as CellType;
+  const numeric = isNumericType(type);
+  return {
+    key: column.id,
+    header: column.label,
+    render: (row) => formatCell(type, row[column.id]),
+    align: numeric ? 'right' : undefined,
+    // Report rows stay one line high; the table scrolls sideways instead.
+    nowrap: true,
+  };
+}
+
+/**
+ * A TableDef on screen, with its data from the server: search, per-column filters, header sorting,
+ * column choice and paging, all as URL state owned by useTableState.
+ */
+export function ServerTable({
+  label,
+  def,
+  controls,
+  data,
+  loading,
+  error,
+  noun,
+  searchPlaceholder,
+  empty,
+  actions,
+}: ServerTableProps) {
+  const { state } = controls;
+  const narrowed = state.filters.length > 0 || state.search !== '';
+  const columns: Column<Row>[] = def.columns
+    .filter((column) => state.columns.includes(column.id))
+    .map((column) => ({
+      ...defColumn(column),
+      sort: column.sortable
+        ? { direction: sortDirection(state.sort, column.id), onToggle: () => controls.toggleSort(column.id) }
+        : undefined,
+      headerAction: column.filter ? (
+        <FilterPopover
+          column={column}
+          filter={state.filters.find((f) => f.id === column.id)}
+          onApply={(filter) => controls.setFilter(column.id, filter)}
+        />
+      ) : undefined,
+    }));
+
+  const filtersInForce = state.filters.flatMap((filter) => {
+    const column = def.columns.find((c) => c.id === filter.id);
+    return column ? [{ filter, column }] : [];
+  });
+
+  return (
+    <>
+      <Group justify="space-between" mb="sm" gap="sm">
+        <Group gap="sm">
+          <SearchBox value={state.search} onSearch={controls.setSearch} placeholder={searchPlaceholder} />
+          <ColumnsMenu def={def} visible={state.columns} onChange={controls.setColumns} />
+        </Group>
+        <Group gap="sm">{actions}</Group>
+      </Group>
+      <DataTable<Row>
+        label={label}
+        columns={columns}
+        rows={data?.rows}
+        rowKey={(_, index) => `${state.page}-${index}`}
+        loading={loading}
+        error={error}
+        interactiveHeader
+        empty={
+          narrowed
+            ? { title: empty.filtered, description: 'Clear a filter or the search to see more.' }
+            : { title: empty.unfiltered, description: 'Choose another month; this one has no rows yet.' }
+        }
+        header={
+          filtersInForce.length > 0 ? (
+            <Group
+              gap={6}
+              px="md"
+              py={8}
+              style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+              aria-label="Filters in force"
+              role="group"
+            >
+              <Text fz="xs" c="dimmed" fw={600} tt="uppercase">
+                Filters
+              </Text>
+              {filtersInForce.map(({ filter, column }) => (
+                <Pill
+                  key={filter.id}
+                  withRemoveButton
+                  onRemove={() => controls.setFilter(filter.id, null)}
+                  removeButtonProps={{ 'aria-label': `Remove filter ${column.label}` }}
+                >
+                  {describeFilter(column, filter)}
+                </Pill>
+              ))}
+              <Button variant="subtle" size="compact-xs" onClick={controls.clearFilters}>
+                Clear all
+              </Button>
+            </Group>
+          ) : null
+        }
+        footer={
+          <Pager
+            page={state.page}
+            pageSize={state.pageSize}
+            pageSizes={def.pageSizes}
+            total={data?.total}
+            noun={noun}
+            onPage={controls.setPage}
+            onPageSize={controls.setPageSize}
+          />
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import type { FilterState, SavedFilters, SortState, TableDef } from '@paydesk/domain';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  fromSaved,
+  nextSort,
+  readTableState,
+  type TableState,
+  withFilter,
+  writeTableState,
+} from './tableState';
+
+export interface TableStateControls {
+  state: TableState;
+  setFilter: (id: string, filter: FilterState | null) => void;
+  clearFilters: () => void;
+  toggleSort: (id: string) => void;
+  setSort: (sort: SortState[]) => void;
+  setSearch: (search: string) => void;
+  setPage: (page: number) => void;
+  setPageSize: (pageSize: number) => void;
+  setColumns: (columns: string[]) => void;
+  applySaved: (saved: SavedFilters, columns: readonly string[]) => void;
+}
+
+/**
+ * The address bar's parameters now. The router's own "previous" parameters are those of the last render,
+ * so two quick changes (two column boxes clicked in a row) would otherwise lose the first.
+ */
+export function latestParams(): URLSearchParams {
+  return new URLSearchParams(window.location.search);
+}
+
+/**
+ * A table's list state, kept in the URL: reload, back and a shared link show the same view. Every change
+ * except paging goes back to page 1, since the old page number means nothing in a different list.
+ */
+export function useTableState(def: TableDef): TableStateControls {
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => readTableState(def, params), [def, params]);
+
+  const update = useCallback(
+    (change: (current: TableState) => TableState) =>
+      setParams(() => {
+        const latest = latestParams();
+        return writeTableState(def, change(readTableState(def, latest)), latest);
+      }),
+    [def, setParams],
+  );
+
+  return useMemo(
+    () => ({
+      state,
+      setFilter: (id, filter) =>
+        update((s) => ({ ...s, filters: withFilter(s.filters, id, filter), page: 1 })),
+      clearFilters: () => update((s) => ({ ...s, filters: [], page: 1 })),
+      toggleSort: (id) => update((s) => ({ ...s, sort: nextSort(s.sort, id), page: 1 })),
+      setSort: (sort) => update((s) => ({ ...s, sort, page: 1 })),
+      setSearch: (search) => update((s) => (s.search === search ? s : { ...s, search, page: 1 })),
+      setPage: (page) => update((s) => ({ ...s, page })),
+      setPageSize: (pageSize) => update((s) => ({ ...s, pageSize, page: 1 })),
+      setColumns: (columns) => update((s) => ({ ...s, columns })),
+      applySaved: (saved, columns) => update(() => fromSaved(def, saved, columns)),
+    }),
+    [state, update, def],
+  );
+}

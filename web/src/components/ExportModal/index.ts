@@ -1,0 +1,1 @@
+export { ExportModal, type ExportPreview } from './ExportModal';

@@ -1,0 +1,2 @@
+export { ColumnLayout, ImportModal } from './ImportModal';
+export { canImport, fileProblem } from './importFile';

@@ -1,0 +1,2 @@
+export { MonthReport, type MonthReportProps } from './MonthReport';
+export { previewPageSize, useMonthReport } from './useMonthReport';

@@ -1,0 +1,2 @@
+export { MonthSelect } from './MonthSelect';
+export { clampMonth, useMonthParam } from './useMonthParam';

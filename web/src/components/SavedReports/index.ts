@@ -1,0 +1,2 @@
+export { SavedReports } from './SavedReports';
+export { parseSavedReport } from './useSavedReports';

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { barOption, countLabel, pieOption } from './options';
+
+describe('chart options', () => {
+  it('puts categories on the side for horizontal bars and along the bottom otherwise', () => {
+    const spec = { categories: ['A', 'B'], bars: [{ name: 'Approved', values: [3, 1], color: '#000' }] };
+    const vertical = barOption(spec) as { xAxis: { type: string }; yAxis: { type: string } };
+    expect(vertical.xAxis.type).toBe('category');
+    const horizontal = barOption({ ...spec, horizontal: true }) as {
+      xAxis: { type: string };
+      yAxis: { type: string; inverse: boolean };
+    };
+    expect(horizontal.yAxis).toMatchObject({ type: 'category', inverse: true });
+    expect(horizontal.xAxis.type).toBe('value');
+  });
+
+  it('shows a legend only when there is more than one series', () => {
+    const one = barOption({ categories: ['A'], bars: [{ name: 'x', values: [1], color: '#000' }] });
+    expect(one.legend).toBeUndefined();
+    const two = barOption({
+      categories: ['A'],
+      bars: [{ name: 'x', values: [1], color: '#000' }],
+      lines: [{ name: 'Goal', values: [2], color: '#f00' }],
+    });
+    expect(two.legend).toBeDefined();
+    expect((two.series as unknown[]).length).toBe(2);
+  });
+
+  it('leaves empty slices out of a pie', () => {
+    const pie = pieOption({
+      name: 'p',
+      slices: [
+        { name: 'A', value: 2, color: '#000' },
+        { name: 'B', value: 0, color: '#111' },
+      ],
+    }) as { series: Array<{ data: Array<{ name: string }> }> };
+    expect(pie.series[0]?.data.map((d) => d.name)).toEqual(['A']);
+  });
+
+  it('writes counts with thousands separators', () => {
+    expect(countLabel(12345)).toBe('12,345');
+    expect(countLabel('x')).toBe('x');
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { formatCell, formatCount, formatMoney } from './format';
+
+describe('formatMoney', () => {
+  it.each([
+    ['1234.50', '1,234.50'],
+    ['1234.5', '1,234.50'],
+    ['0', '0.00'],
+    ['-987654321.25', '-987,654,321.25'],
+    ['12345678901234567.89', '12,345,678,901,234,567.89'],
+    ['1.005', '1.01'],
+    ['999.995', '1,000.00'],
+    ['-0.001', '0.00'],
+    ['007.1', '7.10'],
+  ])('%s → %s', (input, expected) => {
+    expect(formatMoney(input)).toBe(expected);
+  });
+
+  it('takes numbers, shows absent values as a dash and odd text as it came', () => {
+    expect(formatMoney(1500)).toBe('1,500.00');
+    expect(formatMoney(null)).toBe('—');
+    expect(formatMoney('n/a')).toBe('n/a');
+  });
+});
+
+describe('formatCount and formatCell', () => {
+  it('groups thousands', () => {
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCount('42')).toBe('42');
+    expect(formatCount(null)).toBe('—');
+  });
+
+  it('formats by column type', () => {
+    expect(formatCell('money', '1000')).toBe('1,000.00');
+    expect(formatCell('integer', 1000)).toBe('1,000');
+    expect(formatCell('date', '2024-05-01T00:00:00.000Z')).toBe('2024-05-01');
+    expect(formatCell('text', 'ACME')).toBe('ACME');
+    expect(formatCell('text', null)).toBe('—');
+  });
+});

@@ -1,0 +1,154 @@
+import { Badge, Button, Group, Paper, SimpleGrid, Skeleton, Text, UnstyledButton } from '@mantine/core';
+import {
+  ISO_STATUSES,
+  type IsoStatus,
+  isoPartnersTable,
+  monthLabel,
+  SALES_FIRST_MONTH,
+} from '@paydesk/domain';
+import { IconFileExport } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useSessionUser } from '../../app/session';
+import { STATUS_COLORS } from '../../components/charts';
+import { defColumn, ServerTable } from '../../components/DataTable';
+import { DetailModal } from '../../components/DetailModal';
+import { ExportModal } from '../../components/ExportModal';
+import { MonthSelect } from '../../components/MonthSelect';
+import { PageHeader } from '../../components/PageHeader';
+import { byStatus, ISO_TABLE_ON_SCREEN, STATUS_LABELS, STATUS_RULES, statusFileName } from './isoModel';
+import { ISO_EXPORT_PATH, useIsoPerformance } from './useIsoPerformance';
+
+/** Spec document 3 §2.6: partner status for a month, and each partner's approvals this and last month and year. */
+export default function IsoPerformanceScreen() {
+  const user = useSessionUser();
+  const iso = useIsoPerformance(ISO_TABLE_ON_SCREEN);
+  const [exporting, setExporting] = useState(false);
+  const [status, setStatus] = useState<IsoStatus | null>(null);
+  const { state } = iso.controls;
+  const label = monthLabel(iso.month);
+  const groups = iso.statuses.data ? byStatus(iso.statuses.data) : undefined;
+  const narrowed = state.filters.length > 0 || state.search !== '';
+
+  return (
+    <>
+      <PageHeader
+        title="ISO Performance"
+        description={`Partner status in ${label}, and each partner’s approvals this month, last month, this year and last year.`}
+        actions={
+          <MonthSelect value={iso.month} onChange={iso.setMonth} min={SALES_FIRST_MONTH} max={iso.current} />
+        }
+      />
+
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" mb="lg">
+        {ISO_STATUSES.map((s) => (
+          <UnstyledButton
+            key={s}
+            onClick={() => setStatus(s)}
+            disabled={!groups}
+            aria-label={`${STATUS_LABELS[s]} partners`}
+            data-testid={`status-${s}`}
+            h="100%"
+          >
+            <Paper
+              withBorder
+              radius="md"
+              p="md"
+              h="100%"
+              style={{ borderLeft: `5px solid var(--mantine-color-${STATUS_COLORS[s]}-6)` }}
+            >
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <div>
+                  <Text fz="xs" tt="uppercase" fw={700} c="dimmed" style={{ letterSpacing: 0.4 }}>
+                    {STATUS_LABELS[s]}
+                  </Text>
+                  {groups ? (
+                    <Text fz={34} fw={750} lh={1.15} data-testid={`status-count-${s}`}>
+                      {groups[s].length.toLocaleString('en-US')}
+                    </Text>
+                  ) : iso.statuses.failed ? (
+                    <Text fz="sm" c="dimmed" py={8}>
+                      Not available right now
+                    </Text>
+                  ) : (
+                    <Skeleton h={36} w={70} mt={4} />
+                  )}
+                  <Text fz="xs" c="dimmed">
+                    {STATUS_RULES[s]}
+                  </Text>
+                </div>
+                <Badge color={STATUS_COLORS[s]} variant="light" style={{ flex: 'none' }}>
+                  View list
+                </Badge>
+              </Group>
+            </Paper>
+          </UnstyledButton>
+        ))}
+      </SimpleGrid>
+
+      <ServerTable
+        label="ISO partners"
+        def={ISO_TABLE_ON_SCREEN}
+        controls={iso.controls}
+        data={iso.page}
+        loading={iso.loading}
+        error={iso.error}
+        noun="partners"
+        searchPlaceholder="Search partner or RM"
+        empty={{ filtered: 'No partners match these filters', unfiltered: 'No partners to show' }}
+        actions={
+          <Group gap="sm">
+            {user.iso && (
+              <Badge variant="light" color="grape" size="lg">
+                {user.iso.name} only
+              </Badge>
+            )}
+            <Button
+              variant="default"
+              leftSection={<IconFileExport size={16} />}
+              onClick={() => setExporting(true)}
+            >
+              Export XLSX
+            </Button>
+          </Group>
+        }
+      />
+
+      <ExportModal
+        opened={exporting}
+        onClose={() => setExporting(false)}
+        title="Export ISO performance to XLSX"
+        subject={`${label}, ${narrowed ? 'with the filters and search in force' : 'all partners'}, the ${state.columns.length} visible columns, in the order shown.`}
+        columns={isoPartnersTable.columns.filter((c) => state.columns.includes(c.id)).map(defColumn)}
+        previewKey={iso.previewKey}
+        loadPreview={iso.loadPreview}
+        download={{
+          path: ISO_EXPORT_PATH,
+          body: iso.exportBody,
+          fallbackName: `ISO-Performance-${iso.month.slice(0, 7)}.xlsx`,
+        }}
+      />
+
+      <DetailModal
+        opened={status !== null}
+        onClose={() => setStatus(null)}
+        title={status ? `${STATUS_LABELS[status]} partners, ${label}` : ''}
+        subject={status ? `${STATUS_RULES[status]}, as of ${label}.` : undefined}
+        datasets={
+          status && groups
+            ? [
+                {
+                  title: `${STATUS_LABELS[status]} partners`,
+                  columns: [
+                    { key: 'iso_name', header: 'Partner' },
+                    { key: 'latest_app_date', header: 'Latest app date' },
+                  ],
+                  rows: groups[status] as unknown as Record<string, unknown>[],
+                },
+              ]
+            : undefined
+        }
+        fileName={() => statusFileName(status ?? 'Active', iso.month)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,275 @@
+import {
+  type ApprovalDetailRow,
+  type ApprovedByProfile,
+  type BankProfileCounts,
+  type GoalRow,
+  goalProgress,
+  type HolidayRow,
+  LIVE_REFRESH_MS,
+  lastDayOfMonth,
+  type MonthCounts,
+  type PartnerMerchantRow,
+  type PartnerRow,
+  type PendingRow,
+  type SubmittedByProfile,
+  salesPaths,
+  type YearRow,
+} from '@paydesk/domain';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { get, post } from '../../app/api';
+import { salesKeys } from './keys';
+import {
+  clampCntr,
+  currentMonth,
+  lastDayShown,
+  monthOfCntr,
+  type PartnerView,
+  profileSplit,
+  todayIso,
+} from './salesModel';
+
+/** A dashboard call's state as a card shows it: failures are logged and shown discreetly, never thrown. */
+export interface Loaded<T> {
+  data: T | undefined;
+  loading: boolean;
+  failed: boolean;
+}
+
+interface CallOptions {
+  /** Ask again every minute (the figures of the current month). */
+  live: boolean;
+  enabled?: boolean;
+  method?: 'GET' | 'POST';
+}
+
+export function useSalesCall<T>(path: string, body: unknown, options: CallOptions): Loaded<T> {
+  const query = useQuery({
+    queryKey: salesKeys.call(path, body),
+    queryFn: () => (options.method === 'GET' ? get<T>(path) : post<T>(path, body ?? {})),
+    refetchInterval: options.live ? LIVE_REFRESH_MS : false,
+    enabled: options.enabled ?? true,
+  });
+  useEffect(() => {
+    // Spec document 1 §8: a failed dashboard call is only logged; the card says its figures are missing.
+    if (query.error) console.error(`${path} failed:`, query.error);
+  }, [path, query.error]);
+  return {
+    data: query.data,
+    loading: query.isPending && query.fetchStatus !== 'idle',
+    failed: query.isError,
+  };
+}
+
+type ApprovedMonth = Omit<MonthCounts, 'Submitted' | 'Closed'>;
+
+/** The month offset kept in the URL as `cntr` (0, the current month, is left out). */
+export function useCntrParam(): { cntr: number; current: string; setCntr: (cntr: number) => void } {
+  const [params, setParams] = useSearchParams();
+  const current = currentMonth();
+  const cntr = clampCntr(params.get('cntr'), current);
+  const setCntr = useCallback(
+    (next: number) =>
+      setParams((previous) => {
+        const out = new URLSearchParams(previous);
+        if (next === 0) out.delete('cntr');
+        else out.set('cntr', String(next));
+        return out;
+      }),
+    [setParams],
+  );
+  return { cntr, current, setCntr };
+}
+
+/** Every figure of the sales dashboard for the month `cntr` months back; today's figures only when cntr is 0. */
+export function useSalesDashboard(cntr: number, current: string) {
+  const live = cntr === 0;
+  const month = monthOfCntr(cntr, current);
+  const today = todayIso();
+  const byCntr = { cntr };
+  const byMonth = { dt: month };
+  const liveOnly = { live, enabled: live };
+  const summary = { live };
+
+  const approvedMTD = useSalesCall<[ApprovedMonth, BankProfileCounts]>(
+    salesPaths.approvedMTD,
+    byCntr,
+    summary,
+  );
+  const submittedMTD = useSalesCall<[{ Submitted: number }]>(salesPaths.submittedMTD, byCntr, summary);
+  const closedMTD = useSalesCall<[{ Closed: number }]>(salesPaths.closedMTD, byCntr, summary);
+  const approvedMTDInHouse = useSalesCall<[{ Approved: number }]>(
+    salesPaths.approvedMTDInHouse,
+    byCntr,
+    summary,
+  );
+  const submittedMTDInHouse = useSalesCall<[{ Submitted: number }]>(
+    salesPaths.submittedMTDInHouse,
+    byCntr,
+    summary,
+  );
+  const year = useSalesCall<YearRow[]>(salesPaths.year, byMonth, summary);
+  const goals = useSalesCall<GoalRow[]>(salesPaths.salesYTDgoals, byMonth, { live: false });
+  const holidays = useSalesCall<HolidayRow[]>(salesPaths.holiday, byMonth, { live: false });
+
+  const approvedToday = useSalesCall<[ApprovedByProfile]>(salesPaths.approvedTodayByProfile, null, liveOnly);
+  const submittedToday = useSalesCall<[SubmittedByProfile]>(
+    salesPaths.submittedTodayByProfile,
+    null,
+    liveOnly,
+  );
+  const approvedYest = useSalesCall<[ApprovedByProfile]>(salesPaths.approvedYestByProfile, null, liveOnly);
+  const submittedYest = useSalesCall<[SubmittedByProfile]>(salesPaths.submittedYestByProfile, null, liveOnly);
+  const approvedTodayInHouse = useSalesCall<[{ Approved: number }]>(
+    salesPaths.approvedTodayInHouse,
+    null,
+    liveOnly,
+  );
+  const submittedTodayInHouse = useSalesCall<[{ Submitted: number }]>(
+    salesPaths.submittedTodayInHouse,
+    null,
+    liveOnly,
+  );
+  const pending45 = useSalesCall<PendingRow[]>(salesPaths.pending45days, null, liveOnly);
+  const pendingAll = useSalesCall<PendingRow[]>(salesPaths.pend, null, { ...liveOnly, method: 'GET' });
+
+  const partnersApproved = useSalesCall<PartnerRow[]>(salesPaths.approvedMTDPartner, byCntr, summary);
+  const partnersClosed = useSalesCall<PartnerRow[]>(salesPaths.closedMTDPartner, byCntr, summary);
+  const partnersToday = useSalesCall<PartnerRow[]>(salesPaths.submittedApprovedTodayPartner, null, liveOnly);
+  const inHouseApproved = useSalesCall<PartnerRow[]>(salesPaths.approvedMTDInHousePartner, byCntr, summary);
+  const inHouseToday = useSalesCall<PartnerRow[]>(
+    salesPaths.submittedApprovedTodayInHousePartner,
+    null,
+    liveOnly,
+  );
+
+  const approvedMonth = approvedMTD.data?.[0];
+  const goalRow = goals.data?.find((g) => `${g.Month}-01` === month);
+  const progress =
+    approvedMonth && goals.data && holidays.data
+      ? goalProgress(
+          month,
+          today,
+          Number(goalRow?.goal ?? 0),
+          approvedMonth.Approved,
+          new Set(holidays.data.map((h) => h.holiday)),
+        )
+      : undefined;
+
+  const split = (a?: ApprovedByProfile, s?: SubmittedByProfile) => ({
+    approved: a ? profileSplit(a.Approved, a.PLApproved, a.TRApproved, a.HRApproved) : undefined,
+    submitted: s ? profileSplit(s.Submitted, s.PLSubmitted, s.TRSubmitted, s.HRSubmitted) : undefined,
+  });
+
+  return {
+    live,
+    month,
+    today,
+    yesterday: todayIso(new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000)),
+    monthEnd: lastDayOfMonth(month),
+    lastDay: lastDayShown(month, today),
+    goal: {
+      progress,
+      loading: approvedMTD.loading || goals.loading || holidays.loading,
+      failed: approvedMTD.failed || goals.failed || holidays.failed,
+    },
+    todayByProfile: {
+      ...split(approvedToday.data?.[0], submittedToday.data?.[0]),
+      loading: approvedToday.loading || submittedToday.loading,
+      failed: approvedToday.failed || submittedToday.failed,
+    },
+    yesterdayByProfile: {
+      ...split(approvedYest.data?.[0], submittedYest.data?.[0]),
+      loading: approvedYest.loading || submittedYest.loading,
+      failed: approvedYest.failed || submittedYest.failed,
+    },
+    monthTotals: {
+      data:
+        submittedMTD.data && approvedMonth && closedMTD.data
+          ? {
+              Submitted: submittedMTD.data[0]?.Submitted ?? 0,
+              Approved: approvedMonth.Approved,
+              Closed: closedMTD.data[0]?.Closed ?? 0,
+            }
+          : undefined,
+      loading: submittedMTD.loading || approvedMTD.loading || closedMTD.loading,
+      failed: submittedMTD.failed || approvedMTD.failed || closedMTD.failed,
+    },
+    approvals: {
+      data: approvedMTD.data,
+      loading: approvedMTD.loading,
+      failed: approvedMTD.failed,
+    },
+    year: {
+      data:
+        year.data && goals.data
+          ? year.data.map((row) => ({
+              Month: row.Month,
+              Approved: row.Approved,
+              goal: Number(goals.data?.find((g) => g.Month === row.Month)?.goal ?? 0),
+            }))
+          : undefined,
+      loading: year.loading || goals.loading,
+      failed: year.failed || goals.failed,
+    },
+    pending: {
+      data: pending45.data?.map((row) => ({
+        Lvl: row.Lvl,
+        over45: row.lvlCount,
+        all: pendingAll.data?.find((p) => p.Lvl === row.Lvl)?.lvlCount,
+      })),
+      loading: pending45.loading,
+      failed: pending45.failed,
+    },
+    partners: {
+      approved: partnersApproved,
+      closed: partnersClosed,
+      today: partnersToday,
+    } satisfies Record<PartnerView, Loaded<PartnerRow[]>>,
+    inHouse: {
+      approved: inHouseApproved,
+      closed: inHouseApproved,
+      today: inHouseToday,
+    } satisfies Record<PartnerView, Loaded<PartnerRow[]>>,
+    inHouseTotals: {
+      month: {
+        submitted: submittedMTDInHouse.data?.[0]?.Submitted,
+        approved: approvedMTDInHouse.data?.[0]?.Approved,
+      },
+      today: {
+        submitted: submittedTodayInHouse.data?.[0]?.Submitted,
+        approved: approvedTodayInHouse.data?.[0]?.Approved,
+      },
+    },
+  };
+}
+
+export type SalesDashboard = ReturnType<typeof useSalesDashboard>;
+
+/** The approvals of [from, to] (both 'YYYY-MM-DD', same year), fetched when a detail modal opens. */
+export function useApprovalsBetween(from: string, to: string, enabled: boolean): Loaded<ApprovalDetailRow[]> {
+  const answer = useSalesCall<ApprovalDetailRow[]>(
+    salesPaths.approvedYTDDetails,
+    { dt: to },
+    { live: false, enabled },
+  );
+  return {
+    ...answer,
+    data: answer.data?.filter((row) => row.approved >= from && row.approved <= to),
+  };
+}
+
+/** The merchants behind a partner row. */
+export function usePartnerMerchants(
+  row: { iso: string; list: PartnerView; inHouse: boolean } | null,
+  cntr: number,
+): Loaded<PartnerMerchantRow[]> {
+  return useSalesCall<PartnerMerchantRow[]>(
+    salesPaths.partnerMerchants,
+    row
+      ? { iso: row.iso, list: row.list, cntr: row.list === 'today' ? 0 : cntr, inHouse: row.inHouse }
+      : null,
+    { live: false, enabled: row !== null },
+  );
+}
