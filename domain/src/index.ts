@@ -12,3 +12,5 @@ export * from './months';
 export * from './password';
 export * from './session';
 export * from './table';
+
+export * from './calculator';
