@@ -109,20 +109,29 @@ export async function partnerStatuses(db: Db, b: IsoPartnersStatusBody): Promise
     ['this month', b.this_month_start, b.this_month_end],
     ['last 90 days', b.last_90D_start, b.last_90D_end],
   ]);
+  // One pass over the approvals of both ranges (the approved_at index), then the latest application of each
+  // ISO by its (partner_id, submitted_at) index.
+  const from = b.this_month_start < b.last_90D_start ? b.this_month_start : b.last_90D_start;
+  const to = b.this_month_end > b.last_90D_end ? b.this_month_end : b.last_90D_end;
   const { rows } = await sql<{
     iso_name: string;
     this_month: number;
     last_90: number;
     latest_app_date: string | null;
   }>`
-    select p.account_name as iso_name,
-      (select count(*) from applications a where a.partner_id = p.id
-         and a.approved_at >= ${b.this_month_start}::date and a.approved_at < ${b.this_month_end}::date + 1)::int as this_month,
-      (select count(*) from applications a where a.partner_id = p.id
-         and a.approved_at >= ${b.last_90D_start}::date and a.approved_at < ${b.last_90D_end}::date + 1)::int as last_90,
-      (select max(a.submitted_at)::date::text from applications a where a.partner_id = p.id
-         and a.submitted_at < ${b.last_90D_end}::date + 1) as latest_app_date
-    from partners p order by p.account_name`.execute(db);
+    select p.account_name as iso_name, coalesce(c.this_month, 0)::int as this_month, coalesce(c.last_90, 0)::int as last_90,
+      (select max(x.submitted_at)::date::text from applications x where x.partner_id = p.id
+         and x.submitted_at < ${b.last_90D_end}::date + 1) as latest_app_date
+    from partners p
+    left join (
+      select a.partner_id,
+        count(*) filter (where a.approved_at >= ${b.this_month_start}::date and a.approved_at < ${b.this_month_end}::date + 1) as this_month,
+        count(*) filter (where a.approved_at >= ${b.last_90D_start}::date and a.approved_at < ${b.last_90D_end}::date + 1) as last_90
+      from applications a
+      where a.approved_at >= ${from}::date and a.approved_at < ${to}::date + 1
+      group by a.partner_id
+    ) c on c.partner_id = p.id
+    order by p.account_name`.execute(db);
   return rows.map((r) => ({
     iso_name: r.iso_name,
     iso_status: isoStatus(r.this_month, r.last_90),

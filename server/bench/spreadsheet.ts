@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import { XLSX_MIME } from '@paydesk/domain';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { connect } from '../src/db/connect';
+import { OutboxMailer } from '../src/platform/mailer';
+
+/**
+ * One spreadsheet job of the benchmark, alone in its own process so that its peak memory is its own:
+ * `export <body.json> <out.xlsx>` or `import <url> <file.xlsx>`. Prints {seconds, peakMb, status, body}.
+ */
+const [job, arg1, arg2] = process.argv.slice(2);
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+const { db, close } = await connect({ databaseUrl: config.DATABASE_URL });
+const app = await buildApp({ db, config, mailer: new OutboxMailer() }, { logger: false });
+await app.ready();
+const signin = await app.inject({
+  method: 'POST',
+  url: '/api/app/account/signin',
+  payload: { email: 'admin@paydesk.local', password: process.env.DEMO_PASSWORD ?? 'Bench-Pass-2026!' },
+});
+const cookie = signin.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+
+let peak = process.memoryUsage().rss;
+const timer = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 5);
+const start = performance.now();
+let status = 0;
+let body = '';
+if (job === 'export') {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/selfserve/export',
+    headers: { cookie, 'content-type': 'application/json' },
+    payload: fs.readFileSync(arg1 as string, 'utf8'),
+  });
+  status = res.statusCode;
+  fs.writeFileSync(arg2 as string, res.rawPayload);
+} else {
+  const res = await app.inject({
+    method: 'POST',
+    url: arg1 as string,
+    headers: { cookie, 'content-type': XLSX_MIME },
+    payload: fs.createReadStream(arg2 as string),
+  });
+  status = res.statusCode;
+  body = res.body.slice(0, 500);
+}
+const seconds = (performance.now() - start) / 1000;
+clearInterval(timer);
+peak = Math.max(peak, process.memoryUsage().rss);
+console.log(JSON.stringify({ seconds, peakMb: Math.round(peak / 1048576), status, body }));
+await app.close();
+await close();
