@@ -70,7 +70,13 @@ async function timed(fn: () => Promise<unknown>, runs: number) {
 }
 
 /** Runs one spreadsheet job in a child process (bench/spreadsheet.ts) and reads its report. */
-function child(args: string[]): { seconds: number; peakMb: number; status: number; body: string } {
+function child(args: string[]): {
+  seconds: number;
+  peakMb: number;
+  baselineMb: number;
+  status: number;
+  body: string;
+} {
   const out = execFileSync(
     process.execPath,
     ['--import', 'tsx', path.join(import.meta.dirname, 'spreadsheet.ts'), ...args],
@@ -516,6 +522,7 @@ console.table([
     rows: exportRows,
     seconds: exported.seconds.toFixed(2),
     'peak MB': exported.peakMb,
+    'process before, MB': exported.baselineMb,
     target: `≤ 5 s ${exported.seconds <= 5 ? '✓' : '✗'}, ≤ 400 MB ${exported.peakMb <= 400 ? '✓' : '✗'}`,
   },
   {
@@ -523,6 +530,7 @@ console.table([
     rows: imported,
     seconds: importedStats.seconds.toFixed(2),
     'peak MB': importedStats.peakMb,
+    'process before, MB': importedStats.baselineMb,
     target: `≤ 15 s ${importedStats.seconds <= 15 ? '✓' : '✗'}, ≤ 400 MB ${importedStats.peakMb <= 400 ? '✓' : '✗'}`,
   },
 ]);

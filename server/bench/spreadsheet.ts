@@ -21,7 +21,9 @@ const signin = await app.inject({
 });
 const cookie = signin.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 
-let peak = process.memoryUsage().rss;
+global.gc?.();
+const baseline = process.memoryUsage().rss;
+let peak = baseline;
 const timer = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 5);
@@ -50,6 +52,14 @@ if (job === 'export') {
 const seconds = (performance.now() - start) / 1000;
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage().rss);
-console.log(JSON.stringify({ seconds, peakMb: Math.round(peak / 1048576), status, body }));
+console.log(
+  JSON.stringify({
+    seconds,
+    peakMb: Math.round(peak / 1048576),
+    baselineMb: Math.round(baseline / 1048576),
+    status,
+    body,
+  }),
+);
 await app.close();
 await close();
