@@ -465,6 +465,63 @@ salesRows.push({
 console.log('\nSales dashboard, leaderboard and ISO partners (through the HTTP stack)');
 console.table(salesRows);
 
+// The financial dashboard: the 12-month average and the monthly series, with no filter, one filter and a
+// filter in every group. Straightforward = the same sums over the merchant-months, joined and filtered.
+const finStart = addMonths(thisMonth, -12);
+const finEnd = addMonths(thisMonth, -1);
+const everyGroup = {
+  profile: ['Traditional'],
+  bank: ['CBCAL'],
+  omonth: [3, 4, 5, 6],
+  oyear: [2021, 2022, 2023],
+  mcc: ['5812', '5814', '7230', '8021'],
+  partner: ['Summit Payment Group', 'Harborline Merchant Services', 'Keystone Card Solutions'],
+};
+const finCases: Array<[string, Record<string, unknown>, string]> = [
+  ['no filter', {}, 'true'],
+  ['one filter (profile PayLo)', { profile: ['PayLo'] }, "m.profile = 'PayLo'"],
+  [
+    'a filter in every group',
+    everyGroup,
+    `m.profile = 'Traditional' and m.sponsor_bank = 'CBCAL' and extract(month from m.opened_on) in (3,4,5,6)
+     and extract(year from m.opened_on) in (2021,2022,2023) and m.mcc in ('5812','5814','7230','8021')
+     and m.partner_id in (select id from partners where account_name in ('Summit Payment Group','Harborline Merchant Services','Keystone Card Solutions'))`,
+  ],
+];
+const finRows: Row[] = [];
+for (const [name, filters, where] of finCases) {
+  for (const [url, body, plainSql] of [
+    [
+      '/api/finaverage',
+      { filters, start: finStart, end: finEnd },
+      `select sum(a.volume) / count(*), sum(a.transactions) / count(*), sum(coalesce(i.net, 0)) / count(*),
+        avg((extract(year from age(a.month, date_trunc('month', m.opened_on))) * 12 + extract(month from age(a.month, date_trunc('month', m.opened_on)))))
+      from merchant_monthly a join merchants m on m.id = a.merchant_id left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+      where a.month between '${finStart}' and '${finEnd}' and ${where}`,
+    ],
+    [
+      '/api/findata',
+      { filters, start: addMonths(thisMonth, -13) },
+      `select a.month, sum(a.volume), sum(a.transactions), sum(coalesce(i.net, 0))
+      from merchant_monthly a join merchants m on m.id = a.merchant_id left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+      where a.month >= '${addMonths(thisMonth, -13)}' and ${where} group by a.month`,
+    ],
+  ] as Array<[string, Record<string, unknown>, string]>) {
+    const design = await timed(() => post(url, body), RUNS);
+    const plain = await timed(() => sql.raw(plainSql).execute(db), BASELINE_RUNS);
+    finRows.push({
+      question: `${url}: ${name}`,
+      p50: ms(design.p50),
+      p95: ms(design.p95),
+      target: `p95 ≤ 50 ms ${design.p95 <= 50 ? '✓' : '✗'}`,
+      straightforward_p50: ms(plain.p50),
+      straightforward_p95: ms(plain.p95),
+    });
+  }
+}
+console.log('\nFinancial dashboard (through the HTTP stack)');
+console.table(finRows);
+
 // Export: every column of the Self Serve month, in a process of its own.
 const allColumns = (await import('@paydesk/domain')).selfServeTable.columns.map((col) => col.id);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-bench-'));

@@ -80,6 +80,21 @@ describe('ISO scoping', () => {
   });
 
   // Unset, the setting is missing; once a transaction on this connection has set it, it reads as ''. Both fail.
+  it('lets the ISO role read only its own ISO’s rows of the financial rollup', async () => {
+    const summit = await t.db
+      .selectFrom('partners')
+      .select('id')
+      .where('account_name', '=', 'Summit Payment Group')
+      .executeTakeFirstOrThrow();
+    const rows = await t.db.transaction().execute(async (trx) => {
+      await scopeTransaction(trx, summit.id);
+      return trx.selectFrom('activity_rollup').select(['dimension', 'value']).distinct().execute();
+    });
+    expect(rows).toEqual([{ dimension: 'partner', value: String(summit.id) }]);
+    const staff = await t.db.selectFrom('activity_rollup').select('dimension').distinct().execute();
+    expect(staff.length).toBe(7);
+  });
+
   it('fails closed when the ISO role runs without an ISO set', async () => {
     await expect(
       t.db.transaction().execute(async (trx) => {

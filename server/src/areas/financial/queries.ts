@@ -81,20 +81,25 @@ interface MonthTotals {
 
 /**
  * Totals per month from `from` to `to` (inclusive), for the filtered merchants. No filter or filters in one
- * group read the rollup; filters in several groups, and every ISO-bound user, read the merchant rows.
+ * group read the rollup (an ISO-bound user: their ISO's rollup rows, unfiltered); the rest read the
+ * merchant rows, which row-level security scopes.
  */
 export async function monthTotals(
   db: Db,
   f: Filters,
   from: string,
   to: string,
-  scoped: boolean,
+  isoId: number | null,
 ): Promise<MonthTotals[]> {
   const groups = used(f);
-  if (!scoped && groups.length <= 1) {
-    const [group] = groups;
-    const dimension = group ?? 'all';
-    const vals = group ? f[group].map((v) => (v === null ? '' : String(v))) : [''];
+  const [only] = groups;
+  // An ISO-bound user reads only their ISO's rollup rows (row-level security); unfiltered, that is the answer.
+  let rollup: [string, string[]] | null = null;
+  if (isoId !== null) rollup = groups.length === 0 ? ['partner', [String(isoId)]] : null;
+  else if (groups.length === 0) rollup = ['all', ['']];
+  else if (groups.length === 1 && only) rollup = [only, f[only].map((v) => (v === null ? '' : String(v)))];
+  if (rollup) {
+    const [dimension, vals] = rollup;
     const { rows } = await sql<MonthTotals>`
       select m::date::text as month, coalesce(sum(r.volume), 0)::text as volume, coalesce(sum(r.transactions), 0)::bigint as transactions,
              coalesce(sum(r.income), 0)::text as income, coalesce(sum(r.merchants), 0)::int as merchants,

@@ -27,9 +27,14 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
     input: finAverageBody,
     handler: async ({ input, db, user }): Promise<FinAverageAnswer> => {
       const filters = await resolveFilters(db, input.filters);
-      const scoped = user.isoId !== null;
-      const filtered = await monthTotals(db, filters, input.start, input.end, scoped);
-      const everyone = await monthTotals(db, await resolveFilters(db, {}), input.start, input.end, scoped);
+      const filtered = await monthTotals(db, filters, input.start, input.end, user.isoId);
+      const everyone = await monthTotals(
+        db,
+        await resolveFilters(db, {}),
+        input.start,
+        input.end,
+        user.isoId,
+      );
       return { output: [averages(filtered), averages(everyone)] };
     },
   });
@@ -43,7 +48,7 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
       const current = monthStart(new Date());
       const start = input.start < addMonths(current, -240) ? addMonths(current, -240) : input.start;
       const filters = await resolveFilters(db, input.filters);
-      return { output: series(await monthTotals(db, filters, start, current, user.isoId !== null)) };
+      return { output: series(await monthTotals(db, filters, start, current, user.isoId)) };
     },
   });
 }
