@@ -17,7 +17,7 @@ const credentialsFile = path.join(config.DATA_DIR, 'demo-credentials.txt');
 let demoPassword: string | null = null;
 if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
   demoPassword = config.DEMO_PASSWORD ?? `Pd!${randomToken(9)}7a`;
-  console.log(`Filling the empty database with ${config.SEED_SCALE} demo data…`);
+  console.log(`Filling the empty database with demo data (${config.SEED_SCALE} scale)…`);
   const report = await seedDemo(db, {
     password: demoPassword,
     scale: config.SEED_SCALE,
