@@ -53,7 +53,10 @@ describe('calculator defaults (spec §9)', () => {
   it('PayLo sets the ISO program fee to 2.50 and the merchant’s to 0; other profiles 6.00 each', () => {
     expect(withProfile(d, 'TRADITIONAL')).toMatchObject({ programIso: 6.0, programMerchant: 6.0 });
     expect(withProfile(d, 'HIGHRISK')).toMatchObject({ programIso: 6.0, programMerchant: 6.0 });
-    expect(withProfile(withProfile(d, 'TRADITIONAL'), 'PAYLO')).toMatchObject({ programIso: 2.5, programMerchant: 0 });
+    expect(withProfile(withProfile(d, 'TRADITIONAL'), 'PAYLO')).toMatchObject({
+      programIso: 2.5,
+      programMerchant: 0,
+    });
   });
 
   it('decimals: the ISC split none, the micros fee three, others two', () => {

@@ -269,10 +269,14 @@ export function calculate(i: CalculatorInputs): CalculatorResult {
         i.reversalCount * i.rvliability
       )
     : -(i.grossVolume * i.liability) / 10_000;
-  const netIncome = interchangeMargin + cardBrandMargin - perItemCosts - basisPointCosts + feeTerms + liability;
-  const base =
-    i.programMerchant - i.programIso + i.pprogram * (i.nonComplianceMerchant - i.nonComplianceIso);
-  const nextDayFunding = !i.nextDayFunding ? 0 : i.bank === 'CBCAL' ? i.ndfValue : (i.ndf * i.ndfValue) / 10_000;
+  const netIncome =
+    interchangeMargin + cardBrandMargin - perItemCosts - basisPointCosts + feeTerms + liability;
+  const base = i.programMerchant - i.programIso + i.pprogram * (i.nonComplianceMerchant - i.nonComplianceIso);
+  const nextDayFunding = !i.nextDayFunding
+    ? 0
+    : i.bank === 'CBCAL'
+      ? i.ndfValue
+      : (i.ndf * i.ndfValue) / 10_000;
 
   const total = cents(netIncome + base + nextDayFunding);
   const iso = cents((netIncome * i.isc) / 100 + base + nextDayFunding);
@@ -280,7 +284,17 @@ export function calculate(i: CalculatorInputs): CalculatorResult {
   return {
     monthly,
     yearly: { total: monthly.total * 12, iso: monthly.iso * 12, house: monthly.house * 12 },
-    terms: { interchangeMargin, cardBrandMargin, perItemCosts, basisPointCosts, feeTerms, liability, netIncome, base, nextDayFunding },
+    terms: {
+      interchangeMargin,
+      cardBrandMargin,
+      perItemCosts,
+      basisPointCosts,
+      feeTerms,
+      liability,
+      netIncome,
+      base,
+      nextDayFunding,
+    },
   };
 }
 

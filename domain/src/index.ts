@@ -2,6 +2,7 @@ import './zodConfig';
 
 export * from './access';
 export * from './businessDays';
+export * from './calculator';
 export * from './contracts/account';
 export * from './contracts/admin';
 export * from './contracts/common';
@@ -12,5 +13,3 @@ export * from './months';
 export * from './password';
 export * from './session';
 export * from './table';
-
-export * from './calculator';

@@ -76,15 +76,25 @@ export const sortState = z.strictObject({ id: columnId, desc: z.boolean() });
 export type SortState = z.infer<typeof sortState>;
 
 /** What a table asks for; the same state is kept in the URL and saved in a report. */
-export const tableQuery = z.strictObject({
+const view = {
   filters: z.array(filterState).max(60).default([]),
   sort: z.array(sortState).max(3).default([]),
   /** The search box: a case-insensitive prefix matched against the table's searchable columns. */
   search: z.string().max(100).default(''),
+};
+
+export const tableQuery = z.strictObject({
+  ...view,
   page: z.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.number().int().min(1).max(1000).default(10),
 });
 export type TableQuery = z.input<typeof tableQuery>;
+
+/** A table's page call: its own fields (the month shown…) and the view. */
+export const tablePageBody = <E extends z.ZodRawShape>(extra: E) => tableQuery.extend(extra);
+/** A table's export call: its own fields, the view and the visible columns in order. */
+export const tableExportBody = <E extends z.ZodRawShape>(extra: E) =>
+  z.strictObject({ ...extra, ...view, columns: z.array(z.string().min(1).max(64)).min(1).max(100) });
 
 export interface TablePage<Row> {
   rows: Row[];

@@ -1,9 +1,6 @@
 import '../zodConfig';
 import { z } from 'zod';
 
-/** A POST without a body: nothing may be sent but an empty object. */
-export const emptyBody = z.strictObject({});
-
 export const email = z
   .string({ error: 'E-mail is required' })
   .trim()
@@ -17,9 +14,3 @@ export const requiredText = (label: string, max = 200) =>
     .string({ error: `${label} is required` })
     .min(1, `${label} is required`)
     .max(max, `${label} is too long`);
-
-/** What every error answer carries. */
-export interface ErrorAnswer {
-  success: false;
-  message: string;
-}

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { type ColumnDef, filterState, sortState, type TableDef, tableQuery } from '../table';
+import {
+  type ColumnDef,
+  filterState,
+  sortState,
+  type TableDef,
+  tableExportBody,
+  tablePageBody,
+} from '../table';
 
 /** Spec document 2 §2.5, §2.6, §2.9, §3, §7: Self Serve, Residual Self Serve, saved reports, Upload Data. */
 
@@ -172,18 +179,11 @@ export const reportPaths = {
 export const monthBody = z.strictObject({ dt: month });
 export const searchBody = z.strictObject({ val: z.string().max(100), dt: month.optional() });
 
-/** The table toolkit's calls: one page of the month's rows. */
-export const monthTableBody = tableQuery.extend({ dt: month });
+/** The table toolkit's calls: one page of the month's rows, and the export of all of them. */
+export const monthTableExtra = { dt: month };
+export const monthTableBody = tablePageBody(monthTableExtra);
 export type MonthTableBody = z.input<typeof monthTableBody>;
-
-export const monthExportBody = z.strictObject({
-  dt: month,
-  filters: z.array(filterState).max(60).default([]),
-  sort: z.array(sortState).max(3).default([]),
-  search: z.string().max(100).default(''),
-  /** Visible columns, in order; the file has these columns. */
-  columns: z.array(z.string().min(1).max(64)).min(1).max(100),
-});
+export const monthExportBody = tableExportBody(monthTableExtra);
 export type MonthExportBody = z.input<typeof monthExportBody>;
 
 // ---------------------------------------------------------------- saved reports

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, type TableDef, tableQuery } from '../table';
+import { isoDate, type TableDef } from '../table';
 
 /** Spec document 1 §2 Sales dashboard, §3, §7 Sales calls; document 2 §2.2 leaderboard; document 3 §2.6 ISO partners. */
 
@@ -236,5 +236,6 @@ export const isoPartnersTable = {
 } as const satisfies TableDef;
 
 /** The ISO performance table for a month: its date ranges come from the month and today. */
-export const isoPartnersQueryBody = tableQuery.extend({ month: isoDate });
-export type IsoPartnersQueryBody = z.input<typeof isoPartnersQueryBody>;
+export const isoPartnersTableExtra = {
+  month: isoDate.refine((d) => d.endsWith('-01'), 'month must be the first day of a month'),
+};

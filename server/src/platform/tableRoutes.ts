@@ -1,7 +1,7 @@
-import { filterState, sortState, type TablePage } from '@paydesk/domain';
+import { type TablePage, tableExportBody, tablePageBody } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import type { RawBuilder } from 'kysely';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type Access, type Deps, route } from './http';
 import { sendWorkbook } from './spreadsheets';
 import { checkRequest, forEachChunk, queryPage, type TableRequest, type TableSource } from './tableQuery';
@@ -24,22 +24,8 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     file: (extra: z.output<z.ZodObject<E>>) => { name: string; sheet: string };
   },
 ) {
-  const request = {
-    filters: z.array(filterState).max(60).default([]),
-    sort: z.array(sortState).max(3).default([]),
-    search: z.string().max(100).default(''),
-  };
-  const queryBody = z.strictObject({
-    ...table.extra,
-    ...request,
-    page: z.number().int().min(1).max(1_000_000).default(1),
-    pageSize: z.number().int().min(1).max(1000).default(10),
-  });
-  const exportBody = z.strictObject({
-    ...table.extra,
-    ...request,
-    columns: z.array(z.string().min(1).max(64)).min(1).max(100),
-  });
+  const queryBody = tablePageBody(table.extra);
+  const exportBody = tableExportBody(table.extra);
   type Extra = z.output<z.ZodObject<E>>;
 
   route(app, deps, {

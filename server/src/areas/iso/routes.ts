@@ -1,4 +1,10 @@
-import { isoDate, isoPartnersBody, isoPartnersStatusBody, monthLabel, salesPaths } from '@paydesk/domain';
+import {
+  isoPartnersBody,
+  isoPartnersStatusBody,
+  isoPartnersTableExtra,
+  monthLabel,
+  salesPaths,
+} from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { type Deps, route } from '../../platform/http';
 import { tableRoutes } from '../../platform/tableRoutes';
@@ -26,7 +32,7 @@ export function isoRoutes(app: FastifyInstance, deps: Deps) {
     access: 'session',
     queryPath: salesPaths.isoPartnersQuery,
     exportPath: salesPaths.isoPartnersExport,
-    extra: { month: isoDate.refine((d) => d.endsWith('-01'), 'month must be the first day of a month') },
+    extra: isoPartnersTableExtra,
     source: ({ month }) => partnersSource(rangesForMonth(month)),
     file: ({ month }) => ({ name: `ISO-Performance-${month.slice(0, 7)}.xlsx`, sheet: monthLabel(month) }),
   });
