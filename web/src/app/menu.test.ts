@@ -13,6 +13,8 @@ describe('visibleMenu', () => {
   it('shows an admin every entry, in menu order', () => {
     expect(labels(visibleMenu(principal('admin'), MENU))).toEqual([
       'Sales',
+      'Financial',
+      'Sales Calculator',
       'ISO Performance',
       'Leaderboard',
       'Self Serve',
@@ -29,6 +31,8 @@ describe('visibleMenu', () => {
   it.each(['sales_admin', 'finance_admin'] as const)('shows %s the reports and Upload Data', (department) => {
     expect(labels(visibleMenu(principal(department), MENU))).toEqual([
       'Sales',
+      'Financial',
+      'Sales Calculator',
       'ISO Performance',
       'Leaderboard',
       'Self Serve',
@@ -43,6 +47,8 @@ describe('visibleMenu', () => {
     (department) => {
       expect(labels(visibleMenu(principal(department), MENU))).toEqual([
         'Sales',
+        'Financial',
+        'Sales Calculator',
         'ISO Performance',
         'Leaderboard',
         'Self Serve',
@@ -56,6 +62,8 @@ describe('visibleMenu', () => {
     const everything = principal('sales', ['bi', 'leads', 'partners_edit', 'ach_edit']);
     expect(labels(visibleMenu(everything, MENU))).toEqual([
       'Sales',
+      'Financial',
+      'Sales Calculator',
       'ISO Performance',
       'Leaderboard',
       'Self Serve',

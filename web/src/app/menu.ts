@@ -1,7 +1,9 @@
 import { hasPermission, type Permission, type Principal } from '@paydesk/domain';
 import {
   IconBuildingBank,
+  IconCalculator,
   IconChartBar,
+  IconChartPie,
   IconCloudUpload,
   IconFileSpreadsheet,
   IconKey,
@@ -26,6 +28,8 @@ export interface MenuEntry {
 /** The side menu, in display order. An entry is added here when its screen exists. */
 export const MENU: readonly MenuEntry[] = [
   { label: 'Sales', path: '/sales', icon: IconChartBar },
+  { label: 'Financial', path: '/financial', icon: IconChartPie },
+  { label: 'Sales Calculator', path: '/salescalculator', icon: IconCalculator },
   { label: 'ISO Performance', path: '/isoperformance', icon: IconBuildingBank },
   { label: 'Leaderboard', path: '/leaderboard', icon: IconTrophy },
   { label: 'Self Serve', path: '/selfserve', icon: IconFileSpreadsheet },

@@ -8,6 +8,8 @@ const LoginScreen = lazy(() => import('../screens/login/LoginScreen'));
 const ForgotScreen = lazy(() => import('../screens/forgot/ForgotScreen'));
 const ResetScreen = lazy(() => import('../screens/reset/ResetScreen'));
 const SalesScreen = lazy(() => import('../screens/sales/SalesScreen'));
+const FinancialScreen = lazy(() => import('../screens/financial/FinancialScreen'));
+const SalesCalculatorScreen = lazy(() => import('../screens/salesCalculator/SalesCalculatorScreen'));
 const LeaderboardScreen = lazy(() => import('../screens/leaderboard/LeaderboardScreen'));
 const IsoPerformanceScreen = lazy(() => import('../screens/isoPerformance/IsoPerformanceScreen'));
 const SelfServeScreen = lazy(() => import('../screens/selfServe/SelfServeScreen'));
@@ -43,6 +45,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/sales" replace /> },
           { path: '/sales', element: <SalesScreen /> },
+          { path: '/financial', element: <FinancialScreen /> },
+          { path: '/salescalculator', element: <SalesCalculatorScreen /> },
           { path: '/leaderboard', element: <LeaderboardScreen /> },
           { path: '/isoperformance', element: <IsoPerformanceScreen /> },
           { path: '/selfserve', element: <SelfServeScreen /> },

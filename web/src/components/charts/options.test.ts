@@ -41,4 +41,21 @@ describe('chart options', () => {
     expect(countLabel(12345)).toBe('12,345');
     expect(countLabel('x')).toBe('x');
   });
+
+  it('formats values and opens a zoom window on category indices with a narrowest span', () => {
+    const option = barOption({
+      categories: ['A', 'B', 'C', 'D'],
+      bars: [{ name: 'Volume', values: [1_000_000, 2_000_000, 0, 5], color: '#000' }],
+      format: { axis: (v) => `${v / 1_000_000}M`, value: (v) => `$${v}` },
+      zoom: { startValue: 1, endValue: 3, minValueSpan: 2 },
+    }) as {
+      yAxis: { axisLabel: { formatter: (v: unknown) => string } };
+      tooltip: { valueFormatter: (v: unknown) => string };
+      dataZoom: Array<Record<string, unknown>>;
+    };
+    expect(option.yAxis.axisLabel.formatter(2_000_000)).toBe('2M');
+    expect(option.tooltip.valueFormatter(5)).toBe('$5');
+    for (const zoom of option.dataZoom)
+      expect(zoom).toMatchObject({ startValue: 1, endValue: 3, minValueSpan: 2 });
+  });
 });

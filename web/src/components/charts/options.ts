@@ -49,9 +49,18 @@ export interface BarChartSpec {
   lines?: readonly LineSeries[];
   /** Bars run left to right with the categories down the side (long names, rankings). */
   horizontal?: boolean;
-  /** A zoom slider under the chart when there are more categories than fit. */
-  zoom?: { start: number; end: number };
+  /**
+   * A zoom slider under the chart when there are more categories than fit: the window in percent, or in
+   * category indices; `minValueSpan` is the narrowest window (in categories) a user can zoom to.
+   */
+  zoom?: ({ start: number; end: number } | { startValue: number; endValue: number }) & {
+    minValueSpan?: number;
+  };
   legend?: boolean;
+  /** How values read on the value axis and in the tooltip (and bar labels); counts when absent. */
+  format?: { axis: (value: number) => string; value: (value: number) => string };
+  /** A title on the value axis, e.g. its unit. */
+  valueAxisName?: string;
 }
 
 /** Whole counts read with thousands separators. */
@@ -60,6 +69,9 @@ export const countLabel = (value: unknown) =>
 
 /** A bar chart of counts: plain, stacked or grouped bars, optionally with lines over them. */
 export function barOption(spec: BarChartSpec): ChartOption {
+  const { format } = spec;
+  const axisFormat = format ? (v: unknown) => format.axis(Number(v)) : countLabel;
+  const valueFormat = format ? (v: unknown) => format.value(Number(v)) : countLabel;
   const categoryAxis = {
     type: 'category' as const,
     data: [...spec.categories],
@@ -71,8 +83,10 @@ export function barOption(spec: BarChartSpec): ChartOption {
   const valueAxis = {
     type: 'value' as const,
     minInterval: 1,
+    name: spec.valueAxisName,
+    nameTextStyle: { color: AXIS_TEXT, fontSize: 11, fontFamily: FONT, align: 'left' as const },
     splitLine: { lineStyle: { color: GRID_LINE } },
-    axisLabel: { color: AXIS_TEXT, fontSize: 11, fontFamily: FONT, formatter: countLabel },
+    axisLabel: { color: AXIS_TEXT, fontSize: 11, fontFamily: FONT, formatter: axisFormat },
   };
   const bars: BarSeriesOption[] = spec.bars.map((bar) => ({
     type: 'bar',
@@ -90,7 +104,7 @@ export function barOption(spec: BarChartSpec): ChartOption {
       ? {
           show: true,
           position: bar.stack ? 'inside' : spec.horizontal ? 'right' : 'top',
-          formatter: (p: { value: unknown }) => (p.value === 0 && bar.stack ? '' : countLabel(p.value)),
+          formatter: (p: { value: unknown }) => (p.value === 0 && bar.stack ? '' : valueFormat(p.value)),
           fontSize: 12,
           fontWeight: 600,
           fontFamily: FONT,
@@ -116,20 +130,20 @@ export function barOption(spec: BarChartSpec): ChartOption {
     grid: {
       left: 8,
       right: spec.horizontal ? 40 : 12,
-      top: legend ? 36 : 16,
+      top: legend || spec.valueAxisName ? 36 : 16,
       bottom: spec.zoom ? 44 : 8,
       containLabel: true,
     },
     legend: legend
       ? { top: 0, left: 0, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12, color: AXIS_TEXT } }
       : undefined,
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: countLabel },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: valueFormat },
     xAxis: spec.horizontal ? valueAxis : categoryAxis,
     yAxis: spec.horizontal ? categoryAxis : valueAxis,
     dataZoom: spec.zoom
       ? [
-          { type: 'inside', start: spec.zoom.start, end: spec.zoom.end },
-          { type: 'slider', start: spec.zoom.start, end: spec.zoom.end, height: 18, bottom: 6 },
+          { type: 'inside', ...spec.zoom },
+          { type: 'slider', ...spec.zoom, height: 18, bottom: 6 },
         ]
       : undefined,
     series: [...bars, ...lines],

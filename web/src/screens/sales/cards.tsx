@@ -32,7 +32,7 @@ import {
   PROFILE_COLORS,
   pieOption,
 } from '../../components/charts';
-import { DashCard, Figure } from './DashCard';
+import { DashCard, Figure } from '../../components/DashCard';
 import type { PartnerView, ProfileSplit } from './salesModel';
 import { partnerViewTitle } from './salesModel';
 

@@ -77,7 +77,7 @@ export function DashCard({
         <Group gap={6} c="dimmed" py="lg" justify="center" role="status">
           <IconAlertTriangle size={16} />
           <Text fz="sm" c="dimmed">
-            These figures could not be loaded; they will be asked for again.
+            These figures could not be loaded. Try again in a moment.
           </Text>
         </Group>
       ) : (

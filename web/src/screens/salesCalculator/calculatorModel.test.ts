@@ -1,0 +1,72 @@
+import { CALCULATOR_DEFAULTS, formatCents, withBank, withProfile } from '@paydesk/domain';
+import { describe, expect, it } from 'vitest';
+import { evaluate, initialTexts, parseDecimal, parseField, type Texts } from './calculatorModel';
+
+describe('typed figures', () => {
+  it('reads decimals up to the field’s places, with thousands separators, blank as 0', () => {
+    expect(parseDecimal('1,250.50', 2)).toEqual({ ok: true, value: 1250.5 });
+    expect(parseDecimal(' 100000 ', 2)).toEqual({ ok: true, value: 100000 });
+    expect(parseDecimal('.5', 2)).toEqual({ ok: true, value: 0.5 });
+    expect(parseDecimal('3.', 2)).toEqual({ ok: true, value: 3 });
+    expect(parseDecimal('', 2)).toEqual({ ok: true, value: 0 });
+  });
+
+  it('refuses text that is not a plain number', () => {
+    for (const text of ['abc', '1.2.3', '-5', '1e3', '$10', '12 34'])
+      expect(parseDecimal(text, 2).ok, text).toBe(false);
+  });
+
+  it('gives the ISC split no decimals, the micros fee three and the rest two', () => {
+    expect(parseField('isc', '80')).toEqual({ ok: true, value: 80 });
+    expect(parseField('isc', '80.5')).toMatchObject({ ok: false, error: 'Enter a whole number' });
+    expect(parseField('isc', '101')).toMatchObject({ ok: false });
+    expect(parseField('micros', '0.065')).toEqual({ ok: true, value: 0.065 });
+    expect(parseField('micros', '0.0655').ok).toBe(false);
+    expect(parseField('acs', '0.045')).toMatchObject({ ok: false, error: 'Use at most 2 decimals' });
+  });
+});
+
+describe('the calculator screen’s figures', () => {
+  it('open on the defaults (worked example 3)', () => {
+    const { result, errors } = evaluate(CALCULATOR_DEFAULTS, initialTexts());
+    expect(errors).toEqual({});
+    expect(formatCents(result.monthly.total)).toBe('-9.87');
+    expect(formatCents(result.monthly.iso)).toBe('-8.39');
+    expect(formatCents(result.monthly.house)).toBe('-1.48');
+  });
+
+  const example1: Texts = {
+    ...initialTexts(),
+    grossVolume: '100,000',
+    income: '250',
+    expense: '40',
+    interchangeIncome: '1800',
+    interchangeExpense: '1780',
+    cardBrandIncome: '150',
+    cardBrandExpense: '130',
+    authorizations: '1200',
+    numberPinDebit: '100',
+    numberBatches: '30',
+    avsCount: '200',
+    chargebackCount: '2',
+    chargebackIncome: '30',
+  };
+  const traditionalCbcal = {
+    ...withProfile(withBank(CALCULATOR_DEFAULTS, 'CBCAL'), 'TRADITIONAL'),
+    nextDayFunding: true,
+  };
+
+  it('price worked example 1 from typed text', () => {
+    const { result } = evaluate(traditionalCbcal, example1);
+    expect(formatCents(result.monthly.total)).toBe('178.73');
+    expect(formatCents(result.monthly.iso)).toBe('143.99');
+    expect(formatCents(result.monthly.house)).toBe('34.74');
+    expect(formatCents(result.yearly.total)).toBe('2,144.76');
+  });
+
+  it('count an unreadable field as 0 and name it, without failing the totals', () => {
+    const { result, errors } = evaluate(traditionalCbcal, { ...example1, income: '25o' });
+    expect(Object.keys(errors)).toEqual(['income']);
+    expect(formatCents(result.monthly.total)).toBe('-71.27');
+  });
+});
