@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { addMonths, monthStart, XLSX_MIME } from '@paydesk/domain';
+import { addMonths, monthStart } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app';

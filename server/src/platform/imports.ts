@@ -116,7 +116,7 @@ export async function stageImport(
       });
     }
     if (ok && problems.length === 0) {
-      record.forEach((value, i) => batch[i]?.push(value));
+      for (const [i, value] of record.entries()) batch[i]?.push(value);
       batchRows++;
       if (batchRows >= 5000) await flush();
     }

@@ -1,17 +1,41 @@
 import type { Migration } from 'kysely';
 import * as platform from './2026_11_21_0001_platform';
-import * as merchantData from './2026_11_21_0002_merchant_data';
-import * as activityRollup from './2026_11_21_0003_activity_rollup';
-import * as selfServeRows from './2026_11_21_0004_selfserve_rows';
-import * as sortIndexes from './2026_11_21_0005_sort_indexes';
-import * as rollupIsoRows from './2026_11_21_0006_rollup_iso_rows';
+import * as mccCodes from './2026_11_21_0002_mcc_codes';
+import * as groups from './2026_11_21_0003_groups';
+import * as merchants from './2026_11_21_0004_merchants';
+import * as applications from './2026_11_21_0005_applications';
+import * as merchantActivity from './2026_11_21_0006_merchant_activity';
+import * as merchantIncome from './2026_11_21_0007_merchant_income';
+import * as residuals from './2026_11_21_0008_residuals';
+import * as adjustments from './2026_11_21_0009_adjustments';
+import * as scheduleA from './2026_11_21_0010_schedule_a';
+import * as approvalGoals from './2026_11_21_0011_approval_goals';
+import * as holidays from './2026_11_21_0012_holidays';
+import * as processingBudgets from './2026_11_21_0013_processing_budgets';
+import * as savedReports from './2026_11_21_0014_saved_reports';
+import * as activityRollup from './2026_11_21_0015_activity_rollup';
+import * as selfserveRows from './2026_11_21_0016_selfserve_rows';
+import * as sortIndexes from './2026_11_21_0017_sort_indexes';
+import * as rollupIsoRows from './2026_11_21_0018_rollup_iso_rows';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_platform': platform,
-  '2026_11_21_0002_merchant_data': merchantData,
-  '2026_11_21_0003_activity_rollup': activityRollup,
-  '2026_11_21_0004_selfserve_rows': selfServeRows,
-  '2026_11_21_0005_sort_indexes': sortIndexes,
-  '2026_11_21_0006_rollup_iso_rows': rollupIsoRows,
+  '2026_11_21_0002_mcc_codes': mccCodes,
+  '2026_11_21_0003_groups': groups,
+  '2026_11_21_0004_merchants': merchants,
+  '2026_11_21_0005_applications': applications,
+  '2026_11_21_0006_merchant_activity': merchantActivity,
+  '2026_11_21_0007_merchant_income': merchantIncome,
+  '2026_11_21_0008_residuals': residuals,
+  '2026_11_21_0009_adjustments': adjustments,
+  '2026_11_21_0010_schedule_a': scheduleA,
+  '2026_11_21_0011_approval_goals': approvalGoals,
+  '2026_11_21_0012_holidays': holidays,
+  '2026_11_21_0013_processing_budgets': processingBudgets,
+  '2026_11_21_0014_saved_reports': savedReports,
+  '2026_11_21_0015_activity_rollup': activityRollup,
+  '2026_11_21_0016_selfserve_rows': selfserveRows,
+  '2026_11_21_0017_sort_indexes': sortIndexes,
+  '2026_11_21_0018_rollup_iso_rows': rollupIsoRows,
 };

@@ -4,7 +4,7 @@ import { run } from './helpers';
 /**
  * The table toolkit orders `desc nulls last` and ends every order with the table's tiebreak, so an index can
  * serve a sorted page only if it has the same order and the tiebreak: PostgreSQL's plain `desc` index is
- * nulls first and cannot. These replace the month indexes of migrations 0002 and 0004 with matching ones,
+ * nulls first and cannot. These replace the month indexes of the residuals and selfserve_rows migrations with matching ones,
  * for the default sorts and the most used numeric sorts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
