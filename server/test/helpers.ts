@@ -40,7 +40,17 @@ export async function testDatabase(): Promise<{ db: Db; kind: string; close: () 
     kind: c.kind,
     close: async () => {
       await c.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
+      // The pool's clients may still be saying goodbye; wait for them rather than forcing them out, which
+      // would raise their FATAL as an uncaught error in the test process.
+      for (let attempt = 0; ; attempt++) {
+        const { rows } = await admin.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (rows[0]?.n === 0 || attempt === 50) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await admin.query(`drop database if exists ${name}`);
       await admin.end();
     },
   };

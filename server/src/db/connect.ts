@@ -33,6 +33,9 @@ export interface Connected {
 export async function connect(target: DbTarget): Promise<Connected> {
   if (target.databaseUrl) {
     const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
+    // An idle connection the server drops (a restart, a failover) is discarded by the pool; without a
+    // listener its error would end the process.
+    pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
