@@ -59,7 +59,7 @@ export async function stageImport(
     if (problems.length < MAX_IMPORT_PROBLEMS) problems.push(p);
     else extraProblems++;
   };
-  // Rows are staged 5,000 at a time as one array per column (unnest), so a statement has a parameter per
+  // Rows are staged 2,000 at a time as one array per column (unnest), so a statement has a parameter per
   // column rather than per cell.
   const names = ['row_no', ...columns.map((c) => stagingColumn(c.header))];
   const types = ['integer', ...columns.map((c) => SQL_TYPE[c.type].replace(/\(.*\)/, ''))];
@@ -118,7 +118,7 @@ export async function stageImport(
     if (ok && problems.length === 0) {
       for (const [i, value] of record.entries()) batch[i]?.push(value);
       batchRows++;
-      if (batchRows >= 5000) await flush();
+      if (batchRows >= 2000) await flush();
     }
   };
 

@@ -1,9 +1,8 @@
-import { Badge, Button, Group } from '@mantine/core';
 import { hasPermission, monthLabel, type UploadColumn } from '@paydesk/domain';
-import { IconFileExport, IconFileImport } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSessionUser } from '../../app/session';
 import { defColumn, ServerTable, toSavedFilters } from '../DataTable';
+import { TableActions } from '../DataTable/TableActions';
 import { ExportModal } from '../ExportModal';
 import { ImportModal } from '../ImportModal';
 import { MonthSelect } from '../MonthSelect';
@@ -67,29 +66,10 @@ export function MonthReport(props: MonthReportProps) {
         searchPlaceholder={props.searchPlaceholder}
         empty={props.empty}
         actions={
-          <Group gap="sm">
-            {user.iso && (
-              <Badge variant="light" color="grape" size="lg">
-                {user.iso.name} only
-              </Badge>
-            )}
-            <Button
-              variant="default"
-              leftSection={<IconFileExport size={16} />}
-              onClick={() => setExporting(true)}
-            >
-              Export XLSX
-            </Button>
-            {canImport && (
-              <Button
-                variant="default"
-                leftSection={<IconFileImport size={16} />}
-                onClick={() => setImporting(true)}
-              >
-                Import XLSX
-              </Button>
-            )}
-          </Group>
+          <TableActions
+            onExport={() => setExporting(true)}
+            onImport={canImport ? () => setImporting(true) : undefined}
+          />
         }
       />
       <ExportModal

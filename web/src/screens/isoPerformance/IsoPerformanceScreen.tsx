@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Skeleton, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Paper, SimpleGrid, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import {
   ISO_STATUSES,
   type IsoStatus,
@@ -6,11 +6,10 @@ import {
   monthLabel,
   SALES_FIRST_MONTH,
 } from '@paydesk/domain';
-import { IconFileExport } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useSessionUser } from '../../app/session';
 import { STATUS_COLORS } from '../../components/charts';
 import { defColumn, ServerTable } from '../../components/DataTable';
+import { TableActions } from '../../components/DataTable/TableActions';
 import { DetailModal } from '../../components/DetailModal';
 import { ExportModal } from '../../components/ExportModal';
 import { MonthSelect } from '../../components/MonthSelect';
@@ -20,7 +19,6 @@ import { ISO_EXPORT_PATH, useIsoPerformance } from './useIsoPerformance';
 
 /** Spec document 3 §2.6: partner status for a month, and each partner's approvals this and last month and year. */
 export default function IsoPerformanceScreen() {
-  const user = useSessionUser();
   const iso = useIsoPerformance(ISO_TABLE_ON_SCREEN);
   const [exporting, setExporting] = useState(false);
   const [status, setStatus] = useState<IsoStatus | null>(null);
@@ -95,22 +93,7 @@ export default function IsoPerformanceScreen() {
         noun="partners"
         searchPlaceholder="Search partner or RM"
         empty={{ filtered: 'No partners match these filters', unfiltered: 'No partners to show' }}
-        actions={
-          <Group gap="sm">
-            {user.iso && (
-              <Badge variant="light" color="grape" size="lg">
-                {user.iso.name} only
-              </Badge>
-            )}
-            <Button
-              variant="default"
-              leftSection={<IconFileExport size={16} />}
-              onClick={() => setExporting(true)}
-            >
-              Export XLSX
-            </Button>
-          </Group>
-        }
+        actions={<TableActions onExport={() => setExporting(true)} />}
       />
 
       <ExportModal
