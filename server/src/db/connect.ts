@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
@@ -39,6 +38,8 @@ export async function connect(target: DbTarget): Promise<Connected> {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
+  // Loaded only when chosen: the embedded database's code costs ~40 MB a process that runs on PostgreSQL.
+  const { PGlite } = await import('@electric-sql/pglite');
   const dir = target.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir, { parsers: { [INT8]: (v) => Number(v), [DATE]: (v) => v } });

@@ -39,11 +39,7 @@ export async function sendWorkbook(
   }));
   sheet.getRow(1).font = { bold: true };
   await produce((rows) => {
-    for (const row of rows) {
-      const values: Record<string, CellValue> = {};
-      for (const c of columns) values[c.key] = cell(row[c.key], c.type);
-      sheet.addRow(values).commit();
-    }
+    for (const row of rows) sheet.addRow(columns.map((c) => cell(row[c.key], c.type))).commit();
   });
   sheet.commit();
   await workbook.commit();
