@@ -12,7 +12,8 @@ export default defineConfig({
   testDir: 'web/e2e',
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry on CI: a test that needs it is still reported as flaky, so it is seen and mended.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],

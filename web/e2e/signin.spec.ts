@@ -70,6 +70,9 @@ test.describe('sign-in', () => {
   test('40 minutes idle signs the user out', async ({ page }) => {
     await page.clock.install();
     await signIn(page, 'finance@paydesk.local');
+    // The URL changes before the signed-in layout has mounted and armed its idle timer: wait for the shell.
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
     await page.mouse.move(100, 100);
     await page.clock.fastForward('41:00');
     await expect(page).toHaveURL(/\/login$/);
