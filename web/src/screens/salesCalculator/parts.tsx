@@ -177,39 +177,12 @@ export function Totals({ result, view, isc }: { result: CalculatorResult; view: 
     { key: 'iso', label: `ISO share (${isc}%)` },
     { key: 'house', label: `${HOUSE} share (${100 - isc}%)` },
   ];
+  const who = view === 'iso' ? 'ISO' : HOUSE;
   return (
     <Group align="flex-start" gap="xl" wrap="wrap" justify="space-between">
       <Group gap={40} align="flex-end">
-        <Stack gap={0}>
-          <Text
-            fz={34}
-            fw={750}
-            lh={1.1}
-            c="indigo.7"
-            data-testid="share-monthly"
-            style={{ fontVariantNumeric: 'tabular-nums' }}
-          >
-            {money(result.monthly[share])}
-          </Text>
-          <Text fz="xs" c="dimmed" fw={600} tt="uppercase">
-            {view === 'iso' ? 'ISO' : HOUSE} a month
-          </Text>
-        </Stack>
-        <Stack gap={0}>
-          <Text
-            fz={34}
-            fw={750}
-            lh={1.1}
-            c="indigo.7"
-            data-testid="share-yearly"
-            style={{ fontVariantNumeric: 'tabular-nums' }}
-          >
-            {money(result.yearly[share])}
-          </Text>
-          <Text fz="xs" c="dimmed" fw={600} tt="uppercase">
-            {view === 'iso' ? 'ISO' : HOUSE} a year
-          </Text>
-        </Stack>
+        <ShareFigure testId="share-monthly" value={money(result.monthly[share])} caption={`${who} a month`} />
+        <ShareFigure testId="share-yearly" value={money(result.yearly[share])} caption={`${who} a year`} />
       </Group>
       <Table
         w={{ base: '100%', md: 440 }}
@@ -360,5 +333,26 @@ export function NotOffered() {
     <Badge size="xs" variant="light" color="gray">
       not offered yet
     </Badge>
+  );
+}
+
+/** One big figure of the chosen share with its caption. */
+function ShareFigure({ value, caption, testId }: { value: string; caption: string; testId: string }) {
+  return (
+    <Stack gap={0}>
+      <Text
+        fz={34}
+        fw={750}
+        lh={1.1}
+        c="indigo.7"
+        data-testid={testId}
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
+        {value}
+      </Text>
+      <Text fz="xs" c="dimmed" fw={600} tt="uppercase">
+        {caption}
+      </Text>
+    </Stack>
   );
 }
