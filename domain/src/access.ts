@@ -78,3 +78,19 @@ export function hasPermission(user: Principal, permission: Permission): boolean 
   if (isCapability(permission)) return user.capabilities.includes(permission);
   return (DEPARTMENT_RULES[permission] as readonly Department[]).includes(user.department);
 }
+
+/**
+ * Partner staff: users bound to an ISO. They may be in these departments only and hold no capabilities, so the
+ * admin, upload and import rules and every editing capability stay with internal staff. The database enforces
+ * the same rule.
+ */
+export const PARTNER_DEPARTMENTS = ['sales', 'finance'] as const satisfies readonly Department[];
+
+/** Why a user with these rights cannot be bound to an ISO, or null when they can. */
+export function partnerStaffProblem(user: Principal & { isoId: number | null }): string | null {
+  if (user.isoId === null) return null;
+  if (!(PARTNER_DEPARTMENTS as readonly Department[]).includes(user.department))
+    return 'A user bound to an ISO can only be in the Sales or Finance department';
+  if (user.capabilities.length > 0) return 'A user bound to an ISO cannot hold capabilities';
+  return null;
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { XLSX_MIME } from '@paydesk/domain';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
 import { financialRoutes } from './areas/financial/routes';
@@ -27,12 +27,21 @@ const SECURITY_HEADERS = {
 
 /** Builds the HTTP application: plugins, the error handler, each area's routes, then the SPA. */
 export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ trustProxy: deps.config.TRUST_PROXY === 'true', ...options });
+  const app = Fastify({
+    trustProxy: deps.config.TRUST_PROXY === 'true',
+    // A client has this long to send a whole request; an idle keep-alive socket is closed sooner.
+    requestTimeout: deps.config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: deps.config.REQUEST_TIMEOUT_MS,
+    ...options,
+  });
   configureCookies(deps.config.COOKIE_SECURE);
   await app.register(cookie);
 
   // An empty JSON body counts as no input (older clients post some calls without a body).
   app.removeContentTypeParser('application/json');
+  // Only JSON and spreadsheets are read: a text/plain body (which a cross-site form can send without a CORS
+  // preflight) is refused with 415 before any route runs.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: 1_048_576 },
@@ -54,12 +63,20 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
 
   app.addHook('onSend', async (_req, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+    // API answers hold account and business data: never kept by a browser or a proxy. (Files set their own.)
+    if (!reply.hasHeader('cache-control') && /json/.test(String(reply.getHeader('content-type') ?? '')))
+      reply.header('cache-control', 'no-store');
   });
 
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof AppError) {
       return reply.code(error.status).send({ success: false, message: error.message, ...error.extra });
     }
+    // PostgreSQL cancelled a statement that ran past STATEMENT_TIMEOUT_MS.
+    if ((error as { code?: string }).code === '57014')
+      return reply
+        .code(503)
+        .send({ success: false, message: 'The request took too long. Narrow it down and try again.' });
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 415)
       return reply.code(415).send({ success: false, message: 'Send the request body as JSON' });
@@ -89,15 +106,20 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
     // wildcard: files are looked up per request, so a rebuilt bundle is served without a restart.
     await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
   }
-  app.setNotFoundHandler(async (req, reply) => {
-    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
-      return reply.code(404).send({ success: false, message: 'Not found' });
-    }
-    // Read per request: a rebuilt app is served without a restart, and a build in progress is not a 500.
+  // Read per request: a rebuilt app is served without a restart, and a build in progress is not a 500.
+  const sendApp = async (reply: FastifyReply) => {
     const html = await fs.promises.readFile(indexHtml, 'utf8').catch(() => null);
     if (html === null)
       return reply.code(503).type('text/plain').send('The web app is not built yet: run npm run build');
     return reply.type('text/html').header('cache-control', 'no-cache').send(html);
+  };
+  // The address `npm start` prints: the app (the static plugin would answer a directory listing's 403).
+  app.get('/', (_req, reply) => sendApp(reply));
+  app.setNotFoundHandler(async (req, reply) => {
+    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
+      return reply.code(404).send({ success: false, message: 'Not found' });
+    }
+    return sendApp(reply);
   });
   return app;
 }

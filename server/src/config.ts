@@ -32,6 +32,10 @@ const schema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.join(repoRoot, 'web', 'dist')),
+  /** Longest a request's SQL statement may run on PostgreSQL before it is cancelled (PGlite cannot cancel). */
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** Longest a client may take to send a whole request (headers and body). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
 });
 
 export type Config = z.infer<typeof schema> & { appUrl: string; pgliteDir: string };

@@ -57,24 +57,39 @@ describe('users administration', () => {
       capabilities: ['bi', 'leads'],
       active: true,
       locked: false,
-      isoId: harbor?.id ?? null,
+      isoId: null,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().user).toMatchObject({
       department: 'admin',
       capabilities: ['bi', 'leads'],
       locked: false,
-      isoName: 'Harborline Merchant Services',
+      isoName: null,
     });
     expect((await user.post('/api/app/account/validateUser')).json().user).toMatchObject({
       department: 'admin',
       capabilities: ['bi', 'leads'],
+      iso: null,
+    });
+    const bound = await admin.post('/api/app/users/update', {
+      id,
+      department: 'finance',
+      capabilities: [],
+      active: true,
+      isoId: harbor?.id ?? null,
+    });
+    expect(bound.statusCode).toBe(200);
+    expect((await user.post('/api/app/account/validateUser')).json().user).toMatchObject({
+      department: 'finance',
+      capabilities: [],
       iso: { id: harbor?.id, name: 'Harborline Merchant Services' },
     });
     const log = (await admin.get('/api/app/audit?page=1&pageSize=20')).json();
     const entry = log.rows.find(
-      (r: { action: string; subject: string }) =>
-        r.action === 'user.update' && r.subject === 'promote@paydesk.local',
+      (r: { action: string; subject: string; details: { department?: string[] } }) =>
+        r.action === 'user.update' &&
+        r.subject === 'promote@paydesk.local' &&
+        r.details.department?.[1] === 'admin',
     );
     expect(entry.actorEmail).toBe('admin@paydesk.local');
     expect(entry.details.department).toEqual(['sales', 'admin']);
@@ -115,9 +130,10 @@ describe('users administration', () => {
       isoId: null,
     });
     expect(unknownCap.statusCode).toBe(400);
+    const other = await addUser(t.db, 'unbound@paydesk.local', 'sales');
     const noIso = await admin.post('/api/app/users/update', {
-      id: me.id,
-      department: 'admin',
+      id: other,
+      department: 'sales',
       capabilities: [],
       active: true,
       isoId: 99999,
@@ -171,5 +187,58 @@ describe('users administration', () => {
     const mails = (await admin.get('/api/app/outbox')).json();
     expect(mails[0]).toMatchObject({ to: 'finance@paydesk.local', subject: 'Reset your PayDesk password' });
     expect(mails[0].text).toMatch(/\/reset\?code=/);
+  });
+});
+
+describe('partner staff (users bound to an ISO)', () => {
+  it('cannot be given a staff department or a capability, by the API or behind its back', async () => {
+    const id = await addUser(t.db, 'iso.staff@paydesk.local', 'sales');
+    const isos = (await admin.get('/api/app/isos')).json() as { id: number; name: string }[];
+    const isoId = isos[0]?.id ?? null;
+    for (const [department, capabilities] of [
+      ['admin', []],
+      ['sales_admin', []],
+      ['finance_admin', []],
+      ['sales', ['leads']],
+    ] as const) {
+      const res = await admin.post('/api/app/users/update', {
+        id,
+        department,
+        capabilities,
+        active: true,
+        isoId,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/bound to an ISO/);
+    }
+    expect((await userRow('iso.staff@paydesk.local')).isoName).toBeNull();
+    // The database holds the same rule for any code path that skips the API.
+    await expect(
+      t.db
+        .updateTable('users')
+        .set({ department: 'admin', partner_id: isoId })
+        .where('id', '=', id)
+        .execute(),
+    ).rejects.toThrow();
+    await t.db.updateTable('users').set({ partner_id: isoId }).where('id', '=', id).execute();
+    await expect(
+      t.db.insertInto('user_capabilities').values({ user_id: id, capability: 'ach_edit' }).execute(),
+    ).rejects.toThrow();
+  });
+
+  it('are refused every staff-only and administration call', async () => {
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    for (const [method, url] of [
+      ['GET', '/api/app/users'],
+      ['GET', '/api/app/audit?page=1&pageSize=20'],
+      ['GET', '/api/app/outbox'],
+      ['POST', '/api/uploadadjustments'],
+    ] as const) {
+      const res = method === 'GET' ? await partner.get(url) : await partner.post(url, { records: [] });
+      expect(res.statusCode, url).toBe(403);
+    }
+    // Their own account stays theirs.
+    expect((await partner.post('/api/app/account/validateUser')).statusCode).toBe(200);
   });
 });

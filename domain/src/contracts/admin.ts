@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAPABILITIES, type Capability, DEPARTMENTS, type Department } from '../access';
+import { rowId } from './common';
 
 /** Administration calls added by PayDesk (users, audit log, outbox, ISO list). */
 export const adminPaths = {
@@ -31,13 +32,13 @@ export interface UpdateUserAnswer {
 }
 
 export const updateUserBody = z.strictObject({
-  id: z.number().int().positive(),
+  id: rowId,
   department: z.enum(DEPARTMENTS),
   capabilities: z.array(z.enum(CAPABILITIES)).max(CAPABILITIES.length),
   active: z.boolean(),
   /** false clears a lockout; true is refused (locking happens by failed sign-ins, or set active=false). */
   locked: z.literal(false).optional(),
-  isoId: z.number().int().positive().nullable(),
+  isoId: rowId.nullable(),
 });
 export type UpdateUserBody = z.input<typeof updateUserBody>;
 

@@ -14,3 +14,10 @@ export const requiredText = (label: string, max = 200) =>
     .string({ error: `${label} is required` })
     .min(1, `${label} is required`)
     .max(max, `${label} is too long`);
+
+/** A row id as the database stores it (a PostgreSQL integer): larger numbers are refused, not overflowed. */
+export const rowId = z
+  .number({ error: 'An id is a whole number' })
+  .int('An id is a whole number')
+  .min(1, 'An id is a positive whole number')
+  .max(2_147_483_647, 'No such id');

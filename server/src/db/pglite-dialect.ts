@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -16,8 +16,10 @@ import {
 } from 'kysely';
 
 /**
- * Kysely over PGlite. PGlite is a single connection, so acquire/release hold a mutex: a transaction owns
- * the connection until it ends and no other query can slip into it.
+ * Kysely over PGlite. PGlite is a single connection, so a mutex decides who uses it: a transaction holds it from
+ * `begin` to `commit`/`rollback`, so no other query can slip into it, and a statement outside a transaction holds
+ * it only while that statement runs. A request that streams a large answer after its transaction (from a held
+ * cursor, to a slow client) therefore leaves the database free between its fetches.
  */
 export class PGliteDialect implements Dialect {
   constructor(private readonly pglite: PGlite) {}
@@ -50,43 +52,79 @@ class Mutex {
 
 class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
-  private readonly connection: PGliteConnection;
-  private unlock: (() => void) | null = null;
 
-  constructor(pglite: PGlite) {
-    this.connection = new PGliteConnection(pglite);
-  }
+  constructor(private readonly pglite: PGlite) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    this.unlock = await this.mutex.lock();
-    return this.connection;
+    return new PGliteConnection(this.pglite, this.mutex);
   }
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
-    await conn.executeQuery(CompiledQuery.raw(`begin${isolation}`));
+    await (conn as PGliteConnection).begin(`begin${isolation}`);
   }
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('commit'));
+    await (conn as PGliteConnection).end('commit');
   }
   async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('rollback'));
+    await (conn as PGliteConnection).end('rollback');
   }
-  async releaseConnection(): Promise<void> {
-    const unlock = this.unlock;
-    this.unlock = null;
-    unlock?.();
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    // A connection given back in the middle of a transaction (an error between begin and commit) must not keep
+    // the database locked.
+    await (conn as PGliteConnection).end('rollback');
   }
   async destroy(): Promise<void> {
-    await this.connection.close();
+    if (!this.pglite.closed) await this.pglite.close();
   }
 }
 
 let cursorSeq = 0;
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  /** Set while this connection's transaction holds the database. */
+  private unlock: (() => void) | null = null;
+
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly mutex: Mutex,
+  ) {}
+
+  async begin(statement: string): Promise<void> {
+    if (this.unlock) throw new Error('A transaction is already open on this connection');
+    const unlock = await this.mutex.lock();
+    try {
+      await this.pglite.query(statement);
+    } catch (err) {
+      unlock();
+      throw err;
+    }
+    this.unlock = unlock;
+  }
+
+  async end(statement: 'commit' | 'rollback'): Promise<void> {
+    const unlock = this.unlock;
+    if (!unlock) return;
+    try {
+      await this.pglite.query(statement);
+    } finally {
+      this.unlock = null;
+      unlock();
+    }
+  }
+
+  /** Runs `work` holding the database: inside this connection's transaction, or alone for its duration. */
+  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.unlock) return work();
+    const unlock = await this.mutex.lock();
+    try {
+      return await work();
+    } finally {
+      unlock();
+    }
+  }
+
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    const result = await this.exclusive(() => this.pglite.query<R>(compiled.sql, [...compiled.parameters]));
     const affected = result.affectedRows;
     return {
       rows: result.rows,
@@ -101,20 +139,19 @@ class PGliteConnection implements DatabaseConnection {
    */
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 1000): AsyncIterableIterator<QueryResult<R>> {
     const name = `kysely_stream_${++cursorSeq}`;
-    await this.pglite.query(`declare ${name} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]);
+    await this.exclusive(() =>
+      this.pglite.query(`declare ${name} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]),
+    );
     try {
       for (;;) {
-        const { rows } = await this.pglite.query<R>(
-          `fetch ${Math.max(1, Math.floor(chunkSize))} from ${name}`,
+        const { rows } = await this.exclusive(() =>
+          this.pglite.query<R>(`fetch ${Math.max(1, Math.floor(chunkSize))} from ${name}`),
         );
         if (rows.length === 0) return;
         yield { rows };
       }
     } finally {
-      await this.pglite.query(`close ${name}`).catch(() => undefined);
+      await this.exclusive(() => this.pglite.query(`close ${name}`)).catch(() => undefined);
     }
-  }
-  async close(): Promise<void> {
-    if (!this.pglite.closed) await this.pglite.close();
   }
 }

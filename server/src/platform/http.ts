@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import { hasPermission, type Permission } from '@paydesk/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import { AppError, forbidden } from './errors';
 import type { Mailer } from './mailer';
-import { scopeTransaction } from './scope';
+import { runAsPublicToken, scopeTransaction } from './scope';
 import { type RequestUser, sessionUser } from './sessions';
 import { isStream } from './uploads';
 
@@ -20,6 +21,20 @@ export interface Deps {
 /** public: no session needed; session: any signed-in user; otherwise the named permission. */
 export type Access = 'public' | 'session' | Permission;
 
+/**
+ * Whose data a route touches, declared by every route (route() refuses a definition without one):
+ * - 'iso': business data. ISO-bound (partner) users may call it; their transaction runs as the ISO role, so
+ *   row-level security shows them only their ISO's rows, and a missing ISO setting fails closed.
+ * - 'staffOnly': business data for internal staff only. ISO-bound users are refused (403) before anything runs.
+ * - 'platform': the caller's own account and session, or administration of the platform tables (users, audit
+ *   log, outbox). Runs as the table owner; an ISO-bound caller is allowed only where access is 'public' or
+ *   'session' (their own account). A platform route never reads business tables.
+ * - 'publicToken': no session; the caller holds a single-purpose token (the coming approval page). The
+ *   transaction runs as a database role with no grants on business tables; the route's own tables grant it
+ *   exactly what it needs.
+ */
+export type Scope = 'iso' | 'staffOnly' | 'platform' | 'publicToken';
+
 export interface RouteContext<Input, A extends Access, Query = Record<string, never>> {
   input: Input;
   /** The query string of a POST route that declares `query`. */
@@ -27,10 +42,16 @@ export interface RouteContext<Input, A extends Access, Query = Record<string, ne
   /** The uploaded .xlsx file of a route that declares `file: true`, as a stream; null when JSON was sent. */
   file: Readable | null;
   user: A extends 'public' ? null : RequestUser;
-  /** The request's transaction. Scoped to the user's ISO unless the route declares data: 'platform'. */
+  /** The request's transaction, as the route's scope says. */
   db: Db;
   req: FastifyRequest;
   reply: FastifyReply;
+  /**
+   * Work to do after the transaction has committed, on the same database connection but outside any
+   * transaction: streaming a large answer from a held cursor to a slow client must not keep the
+   * transaction (and, on the embedded database, its single connection) busy.
+   */
+  afterCommit: (work: (connection: Db) => Promise<void>) => void;
 }
 
 export interface RouteSpec<
@@ -41,19 +62,36 @@ export interface RouteSpec<
   method: 'GET' | 'POST';
   url: string | readonly string[];
   access: A;
+  /** Required: whose data the route touches; see Scope. */
+  scope: Scope;
   /** Schema of the POST body or the GET query string; unknown fields are refused. Default: nothing allowed. */
   input?: S;
-  /**
-   * 'scoped' (default): an ISO-bound user's transaction sees only that ISO's rows.
-   * 'platform': accounts and administration, which read platform tables (users, sessions) themselves.
-   */
-  data?: 'scoped' | 'platform';
   /** Schema of a POST route's query string. */
   query?: Q;
   /** The route also takes a raw .xlsx body (streamed); otherwise `input` is the JSON body. */
   file?: boolean;
   handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
+
+/** What the platform knows of each registered route: the API catalog (tests, the API reference). */
+export interface CatalogEntry {
+  method: 'GET' | 'POST';
+  url: string;
+  access: Access;
+  scope: Scope;
+  input: z.ZodType | null;
+  query: z.ZodType | null;
+  file: boolean;
+}
+
+const catalogs = new WeakMap<FastifyInstance, CatalogEntry[]>();
+
+/** Every route registered on an app through route(), in registration order. */
+export function routeCatalog(app: FastifyInstance): readonly CatalogEntry[] {
+  return catalogs.get(app) ?? [];
+}
+
+const SCOPES: readonly Scope[] = ['iso', 'staffOnly', 'platform', 'publicToken'];
 
 const nothing = { safeParse: (v: unknown) => nothingParse(v) } as unknown as z.ZodType<Record<string, never>>;
 
@@ -79,18 +117,62 @@ export function readableIssues(issues: readonly { path: readonly PropertyKey[]; 
 }
 
 /**
- * Declares one endpoint: its input schema, who may call it and its handler. The platform does the rest in
- * this order: validate input (400), open the transaction, find the session (401), check the permission
- * (403), scope the transaction to the user's ISO, run the handler, commit.
+ * Control characters other than tab, line feed and carriage return are never meaningful in PayDesk's text, and
+ * PostgreSQL cannot store NUL at all: they are refused in any string of any input, keys included, before a
+ * schema sees them.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export function findControlCharacter(value: unknown, path: string[] = [], depth = 0): string | null {
+  if (depth > 64) return path.join('.') || 'the request';
+  if (typeof value === 'string') return CONTROL.test(value) ? path.join('.') || 'the request' : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (CONTROL.test(key)) return [...path, '(a field name)'].join('.');
+    const found = findControlCharacter(item, [...path, key], depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function checkSpec(spec: { url: string | readonly string[]; access: Access; scope: Scope }) {
+  const name = String(spec.url);
+  if (!SCOPES.includes(spec.scope))
+    throw new Error(`Route ${name} must declare its scope (${SCOPES.join(', ')})`);
+  if (spec.access === 'public' && spec.scope !== 'platform' && spec.scope !== 'publicToken')
+    throw new Error(`Public route ${name} can only have scope 'platform' or 'publicToken'`);
+  if (spec.scope === 'publicToken' && spec.access !== 'public')
+    throw new Error(`Route ${name}: scope 'publicToken' is for routes without a session`);
+}
+
+/**
+ * Declares one endpoint: its input schema, who may call it, whose data it touches and its handler. The
+ * platform does the rest in this order: refuse control characters and validate input (400), open the
+ * transaction, find the session (401), check the permission and the scope (403), scope the transaction, run
+ * the handler, commit, then run any after-commit work on the same connection.
  */
 export function route<
   S extends z.ZodType = z.ZodType<Record<string, never>>,
   A extends Access = Access,
   Q extends z.ZodType = z.ZodType<Record<string, never>>,
 >(app: FastifyInstance, deps: Deps, spec: RouteSpec<S, A, Q>): void {
+  checkSpec(spec);
   const schema: z.ZodType = spec.input ?? nothing;
   const urls = typeof spec.url === 'string' ? [spec.url] : spec.url;
+  const catalog = catalogs.get(app) ?? [];
+  catalogs.set(app, catalog);
+  const statementTimeout = String(deps.config.STATEMENT_TIMEOUT_MS);
   for (const url of urls) {
+    catalog.push({
+      method: spec.method,
+      url,
+      access: spec.access,
+      scope: spec.scope,
+      input: spec.input ?? null,
+      query: spec.query ?? null,
+      file: spec.file === true,
+    });
     app.route({
       method: spec.method,
       url,
@@ -98,6 +180,9 @@ export function route<
         const file = isStream(req.body) ? req.body : null;
         if (file && !spec.file) throw new AppError('bad_request', 'This call does not take a file');
         const raw = spec.method === 'GET' ? req.query : file ? {} : req.body;
+        const bad = findControlCharacter(raw) ?? findControlCharacter(req.query);
+        if (bad !== null)
+          throw new AppError('bad_request', `${bad}: contains a control character, which is not allowed`);
         const parsed = (file ? nothing : schema).safeParse(raw ?? {});
         if (!parsed.success) throw new AppError('bad_request', readableIssues(parsed.error.issues));
         const query =
@@ -105,23 +190,40 @@ export function route<
             ? (spec.query ?? nothing).safeParse(req.query ?? {})
             : { success: true as const, data: {} };
         if (!query.success) throw new AppError('bad_request', readableIssues(query.error.issues));
-        return deps.db.transaction().execute(async (trx) => {
-          let user: RequestUser | null = null;
-          if (spec.access !== 'public') {
-            user = await sessionUser(trx, req, reply);
-            if (!user) throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
-            if (spec.access !== 'session' && !hasPermission(user, spec.access)) throw forbidden();
-          }
-          if (spec.data !== 'platform' && user) await scopeTransaction(trx, user.isoId);
-          return spec.handler({
-            input: parsed.data as z.output<S>,
-            query: query.data as z.output<Q>,
-            file,
-            user: user as RouteContext<z.output<S>, A, z.output<Q>>['user'],
-            db: trx,
-            req,
-            reply,
+        const after: ((connection: Db) => Promise<void>)[] = [];
+        return deps.db.connection().execute(async (connection) => {
+          const result = await connection.transaction().execute(async (trx) => {
+            // Bounds every statement of the request on PostgreSQL (PGlite cannot interrupt a statement; there
+            // the API's input bounds keep statements short).
+            await sql`select set_config('statement_timeout', ${statementTimeout}, true)`.execute(trx);
+            let user: RequestUser | null = null;
+            if (spec.access !== 'public') {
+              user = await sessionUser(trx, req, reply);
+              if (!user)
+                throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
+              if (spec.access !== 'session' && !hasPermission(user, spec.access)) throw forbidden();
+              if (user.isoId !== null && (spec.scope === 'staffOnly' || spec.scope === 'platform')) {
+                if (spec.scope === 'staffOnly' || spec.access !== 'session')
+                  throw forbidden('This is for internal staff only');
+              }
+            }
+            if (spec.scope === 'iso' && user) await scopeTransaction(trx, user.isoId);
+            if (spec.scope === 'publicToken') await runAsPublicToken(trx);
+            return spec.handler({
+              input: parsed.data as z.output<S>,
+              query: query.data as z.output<Q>,
+              file,
+              user: user as RouteContext<z.output<S>, A, z.output<Q>>['user'],
+              db: trx,
+              req,
+              reply,
+              afterCommit: (work) => {
+                after.push(work);
+              },
+            });
           });
+          for (const work of after) await work(connection);
+          return result;
         });
       },
     });

@@ -17,7 +17,7 @@ export async function sendWorkbook(
   filename: string,
   sheetName: string,
   columns: readonly SheetColumn[],
-  produce: (addRows: (rows: readonly Record<string, unknown>[]) => void) => Promise<void>,
+  produce: (addRows: (rows: readonly Record<string, unknown>[]) => Promise<void>) => Promise<void>,
 ): Promise<FastifyReply> {
   const out = new PassThrough();
   reply
@@ -38,12 +38,33 @@ export async function sendWorkbook(
     ...(c.type === 'money' ? { style: { numFmt: '#,##0.00' } } : {}),
   }));
   sheet.getRow(1).font = { bold: true };
-  await produce((rows) => {
-    for (const row of rows) sheet.addRow(columns.map((c) => cell(row[c.key], c.type))).commit();
-  });
-  sheet.commit();
-  await workbook.commit();
+  try {
+    await produce(async (rows) => {
+      for (const row of rows) sheet.addRow(columns.map((c) => cell(row[c.key], c.type))).commit();
+      // A slow client holds the next chunk back instead of letting the answer pile up in memory.
+      if (out.writableNeedDrain) await drainedOrClosed(out);
+      if (out.destroyed) throw new Error('The client went away during the download');
+    });
+    sheet.commit();
+    await workbook.commit();
+  } catch (err) {
+    // The answer has started: the only way left to say it failed is to cut the download short.
+    reply.log.warn({ err }, 'export stopped');
+    out.destroy(err as Error);
+  }
   return reply;
+}
+
+function drainedOrClosed(stream: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
 }
 
 /** Money and numbers become numeric cells; dates stay as their YYYY-MM-DD text. */

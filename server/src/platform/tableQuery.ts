@@ -2,6 +2,7 @@ import type { ColumnDef, FilterState, SortState, TableDef, TablePage } from '@pa
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { badRequest } from './errors';
+import { type HeldCursor, holdCursor } from './heldCursor';
 
 /**
  * The server half of the table toolkit. A table is its column definitions (shared with the web app) plus,
@@ -146,28 +147,21 @@ export async function queryPage<Id extends string, Row>(
 }
 
 /**
- * Every matching row, read through a cursor in chunks and handed to `onChunk` one chunk at a time: exports
- * never hold the whole result. Runs on the request's transaction (cursors need one).
+ * Every matching row, in the order the table shows them, held for reading after the request's transaction (see
+ * heldCursor.ts): exports never hold the whole result, nor a transaction while the client downloads.
  */
-export async function forEachChunk<Id extends string, Row>(
+export async function holdRows<Id extends string, Row>(
   db: Db,
   source: TableSource<Id>,
   request: TableRequest,
   columns: readonly string[],
-  onChunk: (rows: Row[]) => Promise<void> | void,
   base: RawBuilder<unknown>[] = [],
-  chunkSize = 2000,
-): Promise<number> {
+): Promise<HeldCursor<Row>> {
   const ids = columns.map((id) => column(source, id, 'columns').id);
   const conds = conditions(source, request, base);
-  const compiled = sql<Row>`select ${selectList(source, ids)} from ${fromClause(source)} ${where(conds)}
-    order by ${orderBy(source, request.sort)}`.compile(db);
-  let count = 0;
-  await db.getExecutor().provideConnection(async (connection) => {
-    for await (const chunk of connection.streamQuery<Row>(compiled, chunkSize)) {
-      count += chunk.rows.length;
-      await onChunk(chunk.rows);
-    }
-  });
-  return count;
+  return holdCursor(
+    db,
+    sql<Row>`select ${selectList(source, ids)} from ${fromClause(source)} ${where(conds)}
+    order by ${orderBy(source, request.sort)}`.compile(db),
+  );
 }

@@ -2,9 +2,9 @@ import { type TablePage, tableExportBody, tablePageBody } from '@paydesk/domain'
 import type { FastifyInstance } from 'fastify';
 import type { RawBuilder } from 'kysely';
 import type { z } from 'zod';
-import { type Access, type Deps, route } from './http';
+import { type Access, type Deps, route, type Scope } from './http';
 import { sendWorkbook } from './spreadsheets';
-import { checkRequest, forEachChunk, queryPage, type TableRequest, type TableSource } from './tableQuery';
+import { checkRequest, holdRows, queryPage, type TableRequest, type TableSource } from './tableQuery';
 
 /**
  * The two calls every toolkit table has: a page of rows (`queryPath`) and the .xlsx of all filtered rows
@@ -16,6 +16,8 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
   deps: Deps,
   table: {
     access: Access;
+    /** Whose data the table shows; see Scope in http.ts. */
+    scope: Scope;
     queryPath: string;
     exportPath: string;
     extra: E;
@@ -32,6 +34,7 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     method: 'POST',
     url: table.queryPath,
     access: table.access,
+    scope: table.scope,
     input: queryBody,
     handler: ({ input, db }): Promise<TablePage<unknown>> => {
       const extra = input as unknown as Extra;
@@ -44,8 +47,9 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     method: 'POST',
     url: table.exportPath,
     access: table.access,
+    scope: table.scope,
     input: exportBody,
-    handler: async ({ input, db, reply }) => {
+    handler: async ({ input, db, reply, afterCommit }) => {
       const extra = input as unknown as Extra;
       const req = input as unknown as TableRequest & { columns: string[] };
       const source = table.source(extra);
@@ -57,9 +61,13 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
         return { key: id, header: col?.label ?? id, type: col?.type };
       });
       const { name, sheet } = table.file(extra);
-      return sendWorkbook(reply, name, sheet, columns, (addRows) =>
-        forEachChunk(db, source, req, req.columns, addRows, base).then(() => undefined),
-      );
+      const rows = await holdRows<Id, Record<string, unknown>>(db, source, req, req.columns, base);
+      afterCommit(async (connection) => {
+        await sendWorkbook(reply, name, sheet, columns, (addRows) =>
+          rows.forEachChunk(connection, addRows).then(() => undefined),
+        );
+      });
+      return reply;
     },
   });
 }

@@ -4,6 +4,7 @@ import {
   checkResetPasswordBody,
   FORGOT_PASSWORD_MESSAGE,
   forgotPasswordBody,
+  LOCKOUT_MS,
   type MessageAnswer,
   passwordProblem,
   RESET_LINK_TTL_MS,
@@ -16,7 +17,7 @@ import {
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
-import { hashPassword, randomToken, sha256, verifyDecoy, verifyPassword } from '../../platform/crypto';
+import { hashPassword, randomToken, sha256, verifyPassword } from '../../platform/crypto';
 import { AppError, badRequest, forbidden } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import {
@@ -28,7 +29,17 @@ import {
   toSessionUser,
 } from '../../platform/sessions';
 import { capabilitiesOf, createUser, findUserByEmail, isoNameOf } from './queries';
-import { checkSignin, INACTIVE_ACCOUNT, lockMessage, replacePassword, WRONG_CREDENTIALS } from './service';
+import {
+  checkSignin,
+  checkUnknownSignin,
+  clientThrottle,
+  clientThrottleMessage,
+  INACTIVE_ACCOUNT,
+  lockMessage,
+  recordClientFailure,
+  replacePassword,
+  WRONG_CREDENTIALS,
+} from './service';
 
 const INVALID_RESET_LINK = 'The reset link is not valid or has expired';
 
@@ -38,58 +49,46 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: accountPaths.signin,
     access: 'public',
-    data: 'platform',
+    scope: 'platform',
     input: signinBody,
     handler: async ({ input, db, req, reply }): Promise<SigninAnswer> => {
       const refuse = (status: number, message: string): SigninAnswer => {
         reply.code(status);
         return { success: false, token: '', department: '', message };
       };
-      const user = await findUserByEmail(db, input.email);
-      if (!user) {
-        await verifyDecoy(input.password);
+      const throttled = await clientThrottle(db, req.ip);
+      if (throttled !== null) {
         await audit(db, {
           actor: null,
-          action: 'signin.failure',
+          action: 'signin.throttled',
           subject: input.email,
           ip: req.ip,
-          details: { reason: 'unknown email' },
+          details: { minutesLeft: throttled },
         });
+        return refuse(429, clientThrottleMessage(throttled));
+      }
+      const user = await findUserByEmail(db, input.email);
+      const outcome = user
+        ? await checkSignin(db, user, input.password)
+        : await checkUnknownSignin(db, input.email, input.password);
+      if (!user || outcome.kind !== 'ok') {
+        await recordClientFailure(db, req.ip);
+        const reason = !user ? 'unknown email' : outcome.kind === 'wrong' ? 'wrong password' : outcome.kind;
+        const lockedNow = outcome.kind === 'wrong' && outcome.lockedNow;
+        await audit(db, {
+          actor: user ? { id: user.id, email: user.email } : null,
+          action: lockedNow ? 'signin.locked' : 'signin.failure',
+          subject: input.email,
+          ip: req.ip,
+          details: { reason },
+        });
+        // An unknown address and a real account answer alike: 401, then 423 once locked.
+        if (outcome.kind === 'locked') return refuse(423, lockMessage(outcome.minutesLeft));
+        if (lockedNow) return refuse(423, lockMessage(LOCKOUT_MS / 60_000));
+        if (outcome.kind === 'inactive') return refuse(403, INACTIVE_ACCOUNT);
         return refuse(401, WRONG_CREDENTIALS);
       }
       const actor = { id: user.id, email: user.email };
-      const outcome = await checkSignin(db, user, input.password);
-      switch (outcome.kind) {
-        case 'locked':
-          await audit(db, {
-            actor,
-            action: 'signin.failure',
-            subject: user.email,
-            ip: req.ip,
-            details: { reason: 'locked' },
-          });
-          return refuse(423, lockMessage(outcome.minutesLeft));
-        case 'wrong':
-          await audit(db, {
-            actor,
-            action: outcome.lockedNow ? 'signin.locked' : 'signin.failure',
-            subject: user.email,
-            ip: req.ip,
-            details: { reason: 'wrong password' },
-          });
-          return outcome.lockedNow ? refuse(423, lockMessage(30)) : refuse(401, WRONG_CREDENTIALS);
-        case 'inactive':
-          await audit(db, {
-            actor,
-            action: 'signin.failure',
-            subject: user.email,
-            ip: req.ip,
-            details: { reason: 'inactive' },
-          });
-          return refuse(403, INACTIVE_ACCOUNT);
-        case 'ok':
-          break;
-      }
       const { token, publicId } = await createSession(db, user.id, req);
       setSessionCookies(req, reply, token, user.email, user.department);
       await audit(db, {
@@ -121,7 +120,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: accountPaths.validateUser,
     access: 'session',
-    data: 'platform',
+    scope: 'platform',
     handler: async ({ user }): Promise<ValidateAnswer> => ({ success: true, user: toSessionUser(user) }),
   });
 
@@ -129,7 +128,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: accountPaths.signout,
     access: 'public',
-    data: 'platform',
+    scope: 'platform',
     handler: async ({ db, req, reply }): Promise<MessageAnswer> => {
       const token = req.cookies[SESSION_COOKIE];
       if (token) {
@@ -158,7 +157,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: accountPaths.changePassword,
     access: 'session',
-    data: 'platform',
+    scope: 'platform',
     input: changePasswordBody,
     handler: async ({ input, user, db, req, reply }): Promise<MessageAnswer> => {
       if (input.email !== user.email) throw forbidden('You can only change your own password');
@@ -184,7 +183,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: accountPaths.forgotPassword,
     access: 'public',
-    data: 'platform',
+    scope: 'platform',
     input: forgotPasswordBody,
     handler: async ({ input, db, req }): Promise<MessageAnswer> => {
       const user = await findUserByEmail(db, input.email);
@@ -252,7 +251,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: accountPaths.checkResetPassword,
     access: 'public',
-    data: 'platform',
+    scope: 'platform',
     input: checkResetPasswordBody,
     handler: async ({ input, db }): Promise<MessageAnswer> => {
       if (!(await liveReset(db, input.code))) throw badRequest(INVALID_RESET_LINK);
@@ -264,7 +263,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: accountPaths.resetPassword,
     access: 'public',
-    data: 'platform',
+    scope: 'platform',
     input: resetPasswordBody,
     handler: async ({ input, db, req }): Promise<MessageAnswer> => {
       const reset = await liveReset(db, input.code);
@@ -290,7 +289,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: [accountPaths.register, accountPaths.registerLegacy],
     access: 'manage_users',
-    data: 'platform',
+    scope: 'staffOnly',
     input: registerBody,
     handler: async ({ input, user, db, req }): Promise<MessageAnswer> => {
       const problem = passwordProblem(input.password);

@@ -1,4 +1,10 @@
-import { adminPaths, auditQuery, type UpdateUserAnswer, updateUserBody } from '@paydesk/domain';
+import {
+  adminPaths,
+  auditQuery,
+  partnerStaffProblem,
+  type UpdateUserAnswer,
+  updateUserBody,
+} from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
@@ -12,7 +18,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     method: 'GET',
     url: adminPaths.users,
     access: 'manage_users',
-    data: 'platform',
+    scope: 'staffOnly',
     handler: ({ db }) => listUsers(db),
   });
 
@@ -20,7 +26,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: adminPaths.updateUser,
     access: 'manage_users',
-    data: 'platform',
+    scope: 'staffOnly',
     input: updateUserBody,
     handler: async ({ input, user, db, req }): Promise<UpdateUserAnswer> => {
       const [before] = await listUsers(db, input.id);
@@ -31,6 +37,8 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
       if (before.department === 'admin' && before.active && (input.department !== 'admin' || !input.active)) {
         if ((await countActiveAdmins(db)) <= 1) throw badRequest('PayDesk needs at least one active admin');
       }
+      const partnerRule = partnerStaffProblem(input);
+      if (partnerRule) throw badRequest(partnerRule);
       if (input.isoId !== null) {
         const partner = await db
           .selectFrom('partners')
@@ -39,6 +47,8 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
           .executeTakeFirst();
         if (!partner) throw badRequest('No such ISO');
       }
+      // Capabilities go first: the database refuses binding a user who still holds some to an ISO.
+      await db.deleteFrom('user_capabilities').where('user_id', '=', input.id).execute();
       await db
         .updateTable('users')
         .set({
@@ -49,7 +59,6 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
         })
         .where('id', '=', input.id)
         .execute();
-      await db.deleteFrom('user_capabilities').where('user_id', '=', input.id).execute();
       const capabilities = [...new Set(input.capabilities)];
       if (capabilities.length > 0) {
         await db
@@ -75,7 +84,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     method: 'GET',
     url: adminPaths.audit,
     access: 'manage_users',
-    data: 'platform',
+    scope: 'staffOnly',
     input: auditQuery,
     handler: ({ input, db }) => auditPage(db, input.page, input.pageSize),
   });
@@ -84,7 +93,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     method: 'GET',
     url: adminPaths.outbox,
     access: 'read_outbox',
-    data: 'platform',
+    scope: 'staffOnly',
     handler: ({ db }) => latestOutbox(db),
   });
 
@@ -92,6 +101,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     method: 'GET',
     url: adminPaths.isos,
     access: 'session',
+    scope: 'iso',
     handler: ({ db }) => isoOptions(db),
   });
 }

@@ -17,6 +17,7 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
     method: 'GET',
     url: financialPaths.options,
     access: 'session',
+    scope: 'iso',
     handler: ({ db }) => options(db),
   });
 
@@ -24,6 +25,7 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: financialPaths.average,
     access: 'session',
+    scope: 'iso',
     input: finAverageBody,
     handler: async ({ input, db, user }): Promise<FinAverageAnswer> => {
       const filters = await resolveFilters(db, input.filters);
@@ -43,6 +45,7 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: financialPaths.data,
     access: 'session',
+    scope: 'iso',
     input: finDataBody,
     handler: async ({ input, db, user }): Promise<FinDataAnswer> => {
       const current = monthStart(new Date());

@@ -16,6 +16,7 @@ export function isoRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: salesPaths.isoPartners,
     access: 'session',
+    scope: 'iso',
     input: isoPartnersBody,
     handler: ({ input, db }) => allPartners(db, input),
   });
@@ -24,12 +25,14 @@ export function isoRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: salesPaths.isoPartnersStatus,
     access: 'session',
+    scope: 'iso',
     input: isoPartnersStatusBody,
     handler: ({ input, db }) => partnerStatuses(db, input),
   });
 
   tableRoutes(app, deps, {
     access: 'session',
+    scope: 'iso',
     queryPath: salesPaths.isoPartnersQuery,
     exportPath: salesPaths.isoPartnersExport,
     extra: isoPartnersTableExtra,

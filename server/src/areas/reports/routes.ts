@@ -15,10 +15,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { badRequest, forbidden } from '../../platform/errors';
+import { badRequest } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { stageImport } from '../../platform/imports';
-import { forEachChunk, queryPage, type TableSource } from '../../platform/tableQuery';
+import { holdRows, queryPage, type TableSource } from '../../platform/tableQuery';
 import { tableRoutes } from '../../platform/tableRoutes';
 import { applyResidualImport, applySelfServeImport } from './imports';
 import { latestResidualMonth, residualMonth, selfServeMonth } from './months';
@@ -86,19 +86,20 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       method: 'POST',
       url: report.paths.legacy,
       access: 'session',
+      scope: 'iso',
       input: monthBody,
       handler: async ({ input, db }) => {
         const rows: unknown[] = [];
-        await forEachChunk(
+        const held = await holdRows(
           db,
           report.source,
           noFilters,
           allColumns(report.source.def),
-          (chunk) => {
-            rows.push(...chunk);
-          },
           inMonth(input.dt),
         );
+        await held.forEachChunk(db, (chunk) => {
+          rows.push(...chunk);
+        });
         return rows;
       },
     });
@@ -107,6 +108,7 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       method: 'POST',
       url: report.paths.search,
       access: 'session',
+      scope: 'iso',
       input: searchBody,
       handler: async ({ input, db }) => {
         const page = await queryPage(
@@ -121,6 +123,7 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
 
     tableRoutes(app, deps, {
       access: 'session',
+      scope: 'iso',
       queryPath: report.paths.query,
       exportPath: report.paths.export,
       extra: monthTableExtra,
@@ -133,11 +136,11 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       method: 'POST',
       url: report.paths.import,
       access: 'import_reports',
+      scope: 'staffOnly',
       query: monthImportQuery,
       file: true,
-      handler: async ({ query, file, db, user }): Promise<ImportAnswer> => {
-        // Imports change every ISO's totals (the monthly rollups): internal staff only.
-        if (user.isoId !== null) throw forbidden('Partner staff cannot import reports');
+      // Imports change every ISO's totals (the monthly rollups): internal staff only, by the route's scope.
+      handler: async ({ query, file, db }): Promise<ImportAnswer> => {
         const month = report.checkMonth(query.dt);
         if (!file) throw badRequest('Send the .xlsx file as the request body');
         const rows = await stageImport(db, report.importColumns, { kind: 'xlsx', stream: file });

@@ -1,13 +1,19 @@
 import {
   deleteReportBody,
+  filterPairs,
+  filtersFromPairs,
   getAllReportsBody,
   getReportBody,
+  type ReportTable,
   reportPaths,
+  residualTable,
   type SavedReport,
   type SavedReportName,
   savedColumns,
   savedFilters,
   saveReportBody,
+  selfServeTable,
+  type TableDef,
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
@@ -29,7 +35,7 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: reportPaths.getAllReports,
     access: 'session',
-    data: 'platform',
+    scope: 'platform',
     input: getAllReportsBody,
     handler: async ({ input, user, db }): Promise<SavedReportName[]> => {
       own(user, input.email);
@@ -48,7 +54,7 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: reportPaths.getReport,
     access: 'session',
-    data: 'platform',
+    scope: 'platform',
     input: getReportBody,
     handler: async ({ input, user, db }): Promise<SavedReport> => {
       own(user, input.email);
@@ -72,11 +78,11 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: reportPaths.saveReport,
     access: 'session',
-    data: 'platform',
+    scope: 'platform',
     input: saveReportBody,
     handler: async ({ input, user, db }) => {
       own(user, input.email);
-      const filters = parseJson(input.filtr, savedFilters, 'filtr');
+      const filters = parseFiltr(input.filtr, input.table);
       const columns = parseJson(input.visCol, savedColumns, 'visCol');
       await db
         .insertInto('saved_reports')
@@ -103,7 +109,7 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: reportPaths.deleteReport,
     access: 'session',
-    data: 'platform',
+    scope: 'platform',
     input: deleteReportBody,
     handler: async ({ input, user, db }) => {
       own(user, input.email);
@@ -117,6 +123,32 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
       return { success: true, reportName: input.name };
     },
   });
+}
+
+const TABLE_DEFS: Partial<Record<ReportTable, TableDef>> = {
+  selfserve: selfServeTable,
+  residual: residualTable,
+};
+
+/** `filtr` in the spec's form (a list of column-to-value pairs) or PayDesk's object form; stored as the object. */
+function parseFiltr(text: string, table: ReportTable) {
+  const value = parseJson(
+    text,
+    { safeParse: (v: unknown) => ({ success: true as const, data: v }) },
+    'filtr',
+  );
+  if (!Array.isArray(value)) return parseJson(text, savedFilters, 'filtr');
+  const def = TABLE_DEFS[table];
+  if (!def) throw badRequest('filtr: send the filters of this table as an object');
+  const pairs = filterPairs.safeParse(value);
+  if (!pairs.success) throw badRequest(`filtr: ${readableIssues(pairs.error.issues)}`);
+  let objectForm: unknown;
+  try {
+    objectForm = filtersFromPairs(def, pairs.data);
+  } catch (err) {
+    throw badRequest(`filtr: ${(err as Error).message}`);
+  }
+  return parseJson(JSON.stringify(objectForm), savedFilters, 'filtr');
 }
 
 function parseJson<T>(

@@ -27,12 +27,19 @@ import {
  */
 export function salesRoutes(app: FastifyInstance, deps: Deps) {
   const noBody = (url: string, answer: (db: Db) => Promise<unknown>) =>
-    route(app, deps, { method: 'POST', url, access: 'session', handler: ({ db }) => answer(db) });
+    route(app, deps, {
+      method: 'POST',
+      url,
+      access: 'session',
+      scope: 'iso',
+      handler: ({ db }) => answer(db),
+    });
   const withCntr = (url: string, answer: (db: Db, month: Period) => Promise<unknown>) =>
     route(app, deps, {
       method: 'POST',
       url,
       access: 'session',
+      scope: 'iso',
       input: cntrBody,
       handler: ({ db, input }) => answer(db, monthOfCntr(input.cntr)),
     });
@@ -41,6 +48,7 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
       method: 'POST',
       url,
       access: 'session',
+      scope: 'iso',
       input: dtBody,
       handler: ({ db, input }) => answer(db, input.dt),
     });
@@ -92,6 +100,7 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
     method: 'GET',
     url: salesPaths.pend,
     access: 'session',
+    scope: 'iso',
     handler: ({ db }) => pendingByLevel(db),
   });
 
@@ -99,6 +108,7 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: salesPaths.partnerMerchants,
     access: 'session',
+    scope: 'iso',
     input: partnerMerchantsBody,
     handler: ({ db, input }) =>
       partnerMerchants(db, input.iso, input.list === 'today' ? today() : monthOfCntr(input.cntr), input.list),

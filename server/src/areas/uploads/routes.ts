@@ -14,6 +14,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
+import { holdCursor } from '../../platform/heldCursor';
 import { type Deps, route } from '../../platform/http';
 import { rejectRows, stageImport } from '../../platform/imports';
 import { sendWorkbook } from '../../platform/spreadsheets';
@@ -86,21 +87,9 @@ function exportQuery(db: Db, type: UploadType, month: string) {
   }
 }
 
-async function eachExportChunk(
-  db: Db,
-  type: UploadType,
-  month: string,
-  onChunk: (rows: Record<string, unknown>[]) => void,
-) {
-  await db.getExecutor().provideConnection(async (connection) => {
-    for await (const chunk of connection.streamQuery<Record<string, unknown>>(
-      exportQuery(db, type, month),
-      2000,
-    )) {
-      onChunk(chunk.rows);
-    }
-  });
-}
+/** The rows of an export, held for reading after the request's transaction (see platform/heldCursor.ts). */
+const holdExport = (db: Db, type: UploadType, month: string) =>
+  holdCursor<Record<string, unknown>>(db, exportQuery(db, type, month));
 
 const latestMonth = () => addMonths(monthStart(new Date()), -2);
 
@@ -111,6 +100,7 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       method: 'POST',
       url: uploadPath(type),
       access: 'upload_data',
+      scope: 'staffOnly',
       input: uploadJsonBody,
       file: true,
       handler: async ({ input, file, db }): Promise<ImportAnswer> => {
@@ -132,10 +122,14 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       method: 'POST',
       url: uploadExportPath(type),
       access: 'upload_data',
+      scope: 'staffOnly',
       input: uploadExportBody,
       handler: async ({ input, db }) => {
         const rows: Record<string, unknown>[] = [];
-        await eachExportChunk(db, type, input.month ?? latestMonth(), (chunk) => rows.push(...chunk));
+        const held = await holdExport(db, type, input.month ?? latestMonth());
+        await held.forEachChunk(db, (chunk) => {
+          rows.push(...chunk);
+        });
         return rows;
       },
     });
@@ -144,8 +138,9 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       method: 'POST',
       url: uploadExportFilePath(type),
       access: 'upload_data',
+      scope: 'staffOnly',
       input: uploadExportBody,
-      handler: async ({ input, db, reply }) => {
+      handler: async ({ input, db, reply, afterCommit }) => {
         const month = input.month ?? latestMonth();
         const columns = layout.columns.map((c) => ({
           key: c.header,
@@ -153,9 +148,13 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
           type: c.type === 'month' ? ('text' as const) : c.type,
         }));
         const name = type === 'schedulea' ? layout.label : `${layout.label}-${month.slice(0, 7)}`;
-        return sendWorkbook(reply, `${name}.xlsx`, layout.label, columns, (addRows) =>
-          eachExportChunk(db, type, month, addRows),
-        );
+        const held = await holdExport(db, type, month);
+        afterCommit(async (connection) => {
+          await sendWorkbook(reply, `${name}.xlsx`, layout.label, columns, (addRows) =>
+            held.forEachChunk(connection, addRows).then(() => undefined),
+          );
+        });
+        return reply;
       },
     });
   }

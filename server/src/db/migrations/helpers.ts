@@ -8,6 +8,9 @@ export async function run(db: Kysely<unknown>, statements: string[]): Promise<vo
 /** The database role that ISO-bound users' requests run as; see platform/scope.ts. */
 export const ISO_ROLE = 'paydesk_iso';
 
+/** The database role that public-token routes (no session) run as: no grants on business tables. */
+export const PUBLIC_TOKEN_ROLE = 'paydesk_public';
+
 /**
  * Row-level security that limits a partner- or merchant-level table to one ISO for requests running as
  * ISO_ROLE. Every such table calls this in its migration; internal staff's requests (the table owner) are
