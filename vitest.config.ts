@@ -11,7 +11,8 @@ export default defineConfig({
           include: ['server/test/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Generous: a test file's setup must not fail because the machine is busy.
+          hookTimeout: 300_000,
         },
       },
     ],

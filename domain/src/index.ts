@@ -9,6 +9,7 @@ export * from './contracts/common';
 export * from './contracts/financial';
 export * from './contracts/reports';
 export * from './contracts/sales';
+export * from './contracts/savedReportFilters';
 export * from './months';
 export * from './password';
 export * from './session';

@@ -32,6 +32,12 @@ export interface TableDef<Id extends string = string> {
   defaultSort: readonly SortState[];
 }
 
+/** The dates PayDesk accepts anywhere: wide enough for any merchant's history, narrow enough for date arithmetic. */
+export const DATE_MIN = '1900-01-01';
+export const DATE_MAX = '2100-12-31';
+export const inDateBounds = (s: string) => s >= DATE_MIN && s <= DATE_MAX;
+export const DATE_BOUNDS_MESSAGE = `Dates must be between ${DATE_MIN} and ${DATE_MAX}`;
+
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD')
@@ -41,7 +47,8 @@ export const isoDate = z
     {
       message: 'Not a real date',
     },
-  );
+  )
+  .refine(inDateBounds, DATE_BOUNDS_MESSAGE);
 
 const columnId = z.string().min(1).max(64);
 const wholeNumber = z.number().int('Range filters take whole numbers').min(-1e12).max(1e12);

@@ -1,4 +1,4 @@
-import { FORGOT_PASSWORD_MESSAGE } from '@paydesk/domain';
+import { CLIENT_SIGNIN_LIMIT, FORGOT_PASSWORD_MESSAGE } from '@paydesk/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
 
@@ -81,7 +81,7 @@ describe('sign-in', () => {
 
   it('locks the account for 30 minutes after 10 failed sign-ins, even for the right password', async () => {
     await addUser(t.db, 'lockme@paydesk.local', 'sales');
-    const client = new Client(t.app);
+    const client = new Client(t.app, '127.0.0.2');
     for (let i = 1; i <= 9; i++) {
       const res = await client.post(signinUrl, {
         email: 'lockme@paydesk.local',
@@ -114,9 +114,45 @@ describe('sign-in', () => {
     ).toBe(200);
   });
 
+  it('answers an address without an account exactly as a real one, lock included', async () => {
+    await addUser(t.db, 'real.lock@paydesk.local', 'sales');
+    const answers = async (email: string, from: string) => {
+      const client = new Client(t.app, from);
+      const out: { status: number; body: unknown }[] = [];
+      for (let i = 1; i <= 11; i++) {
+        const res = await client.post(signinUrl, { email, password: `Wrong-${i}-pass!` });
+        out.push({ status: res.statusCode, body: res.json() });
+      }
+      return out;
+    };
+    const real = await answers('real.lock@paydesk.local', '127.0.0.3');
+    const ghost = await answers('ghost.lock@paydesk.local', '127.0.0.4');
+    expect(real.map((a) => a.status)).toEqual([...Array(9).fill(401), 423, 423]);
+    expect(ghost).toEqual(real);
+  });
+
+  it('limits failed sign-ins per client address, without locking out the owner elsewhere', async () => {
+    const stranger = new Client(t.app, '127.0.0.5');
+    for (let i = 1; i <= CLIENT_SIGNIN_LIMIT; i++) {
+      const res = await stranger.post(signinUrl, {
+        email: `guess${i}@paydesk.local`,
+        password: 'Wrong-pass-1!',
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await stranger.post(signinUrl, { email: 'sales@paydesk.local', password: DEMO_PASSWORD });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/Too many failed sign-ins from your network/);
+    // The stranger never reached the account: its owner signs in from their own address.
+    const owner = new Client(t.app, '127.0.0.6');
+    expect(
+      (await owner.post(signinUrl, { email: 'sales@paydesk.local', password: DEMO_PASSWORD })).statusCode,
+    ).toBe(200);
+  });
+
   it('a success clears the failure count', async () => {
     await addUser(t.db, 'count@paydesk.local', 'sales');
-    const client = new Client(t.app);
+    const client = new Client(t.app, '127.0.0.7');
     for (let i = 0; i < 9; i++)
       await client.post(signinUrl, { email: 'count@paydesk.local', password: 'Nope-nope-1!' });
     expect(

@@ -82,7 +82,11 @@ export async function testApp(options: { mailer?: Mailer } = {}): Promise<TestAp
 /** A client that keeps cookies between calls, like a browser. */
 export class Client {
   cookies = new Map<string, string>();
-  constructor(private readonly app: FastifyInstance) {}
+  /** `remoteAddress`: the client address the server sees (sign-in throttling counts per address). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly remoteAddress = '127.0.0.1',
+  ) {}
 
   async post(
     url: string,
@@ -92,6 +96,7 @@ export class Client {
     const res = await this.app.inject({
       method: 'POST',
       url,
+      remoteAddress: this.remoteAddress,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         cookie: this.cookieHeader(),
@@ -108,6 +113,7 @@ export class Client {
     const res = await this.app.inject({
       method: 'POST',
       url,
+      remoteAddress: this.remoteAddress,
       headers: { 'content-type': XLSX_MIME, cookie: this.cookieHeader() },
       payload: file,
     });
@@ -116,7 +122,12 @@ export class Client {
   }
 
   async get(url: string): Promise<LightMyRequestResponse> {
-    const res = await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader() } });
+    const res = await this.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: this.remoteAddress,
+      headers: { cookie: this.cookieHeader() },
+    });
     this.keep(res);
     return res;
   }

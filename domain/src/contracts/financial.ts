@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { monthStart } from '../months';
 
 /**
  * Spec document 1 §2 Financial dashboard, §3 filter options, monthly graph row and average row, §7.
@@ -24,7 +25,17 @@ export const FIN_GROUP_LABELS: Record<FinGroup, string> = {
 /** How a missing value is shown. */
 export const NOT_SPECIFIED = 'Not Specified';
 
-const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-01$/, 'Months are written YYYY-MM-01');
+/** The dashboard's data starts in 2000; a window longer than this many months is refused. */
+export const FIN_FIRST_MONTH = '2000-01-01';
+export const FIN_MAX_MONTHS = 240;
+const month = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-01$/, 'Months are written YYYY-MM-01')
+  .refine((m) => m >= FIN_FIRST_MONTH && m <= '2100-12-01', 'Months run from 2000-01-01 to 2100-12-01');
+const monthsBetween = (start: string, end: string) =>
+  (Number(end.slice(0, 4)) - Number(start.slice(0, 4))) * 12 +
+  Number(end.slice(5, 7)) -
+  Number(start.slice(5, 7));
 const values = <T extends z.ZodType>(item: T) => z.array(item).max(2000).default([]);
 
 export const finFilters = z.strictObject({
@@ -48,8 +59,17 @@ export const finAverageBody = z
   })
   .pipe(
     z
-      .strictObject({ filters: finFilters.default(finFilters.parse({})), start: month, end: month })
-      .refine((b) => b.start <= b.end, { message: 'start must not be after end' }),
+      .strictObject({
+        filters: finFilters.default(finFilters.parse({})),
+        start: month,
+        // The spec's client sends a start date only: the window then runs to the current month.
+        end: month.optional(),
+      })
+      .transform((b) => ({ ...b, end: b.end ?? monthStart(new Date()) }))
+      .refine((b) => b.start <= b.end, { message: 'start must not be after end' })
+      .refine((b) => monthsBetween(b.start, b.end) < FIN_MAX_MONTHS, {
+        message: `The window can be at most ${FIN_MAX_MONTHS} months`,
+      }),
   );
 export type FinAverageBody = z.input<typeof finAverageBody>;
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
   type ColumnDef,
+  DATE_BOUNDS_MESSAGE,
   filterState,
+  inDateBounds,
   sortState,
   type TableDef,
   tableExportBody,
@@ -19,7 +21,8 @@ export const MERCHANT_STATUSES = ['Open', 'Closed'] as const;
 
 const month = z
   .string({ error: 'dt is required' })
-  .regex(/^\d{4}-(0[1-9]|1[0-2])-01$/, 'dt must be the first day of a month, YYYY-MM-01');
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-01$/, 'dt must be the first day of a month, YYYY-MM-01')
+  .refine(inDateBounds, DATE_BOUNDS_MESSAGE);
 
 // ---------------------------------------------------------------- Self Serve
 

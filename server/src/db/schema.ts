@@ -27,6 +27,7 @@ export interface Database {
   saved_reports: SavedReportsTable;
   activity_rollup: ActivityRollupTable;
   selfserve_rows: Record<string, unknown> & { month: DateOnly; merchant_id: number; partner_id: number };
+  signin_throttle: SigninThrottleTable;
 }
 
 /** timestamptz with a default: optional on insert. */
@@ -130,6 +131,14 @@ export interface OutboxTable {
 }
 
 export type UserRecord = Selectable<UsersTable>;
+
+/** Failed sign-ins per client address (`client:…`) and per e-mail address without an account (`email:…`). */
+export interface SigninThrottleTable {
+  key: string;
+  failures: Generated<number>;
+  window_started_at: Timestamp;
+  locked_until: NullableTimestamp;
+}
 export type NewPartner = Insertable<PartnersTable>;
 
 export interface MccCodesTable {
