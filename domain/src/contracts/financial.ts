@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from '../endpoint';
 import { monthStart } from '../months';
 
 /**
@@ -82,38 +83,66 @@ export const finDataBody = z
   .pipe(z.strictObject({ filters: finFilters.default(finFilters.parse({})), start: month }));
 export type FinDataBody = z.input<typeof finDataBody>;
 
-export interface FinOptions {
-  profile: Array<{ Merchant_Profile: string | null }>;
-  bank: Array<{ Bank: string | null }>;
-  mcc: Array<{ MCC: string | null }>;
-  descript: Array<{ Code: string; Description: string }>;
-  partner: Array<{ Partner_Name: string | null }>;
-  mid: Array<{ MID: string; DBA: string }>;
-  omonth: Array<{ open_month: number }>;
-  oyear: Array<{ open_year: number }>;
-}
+const list = <T extends z.ZodRawShape>(shape: T) => z.array(z.object(shape));
+export const finOptions = z.object({
+  profile: list({ Merchant_Profile: z.string().nullable() }),
+  bank: list({ Bank: z.string().nullable() }),
+  mcc: list({ MCC: z.string().nullable() }),
+  descript: list({ Code: z.string(), Description: z.string() }),
+  partner: list({ Partner_Name: z.string().nullable() }),
+  mid: list({ MID: z.string(), DBA: z.string() }),
+  omonth: list({ open_month: z.number() }),
+  oyear: list({ open_year: z.number() }),
+});
+export type FinOptions = z.output<typeof finOptions>;
 
 /** Averages per merchant-month: volume, transactions and income per merchant and month; age in months. */
-export interface AverageRow {
-  Volume: string;
-  Transactions: string;
-  Income: string;
-  Average_Age: string;
-}
-export interface FinAverageAnswer {
+export const averageRow = z.object({
+  Volume: z.string(),
+  Transactions: z.string(),
+  Income: z.string(),
+  Average_Age: z.string(),
+});
+export type AverageRow = z.output<typeof averageRow>;
+export const finAverageAnswer = z.object({
   /** output[0]: the filtered merchants; output[1]: every merchant, for comparison. */
-  output: AverageRow[];
-}
+  output: z.array(averageRow),
+});
+export type FinAverageAnswer = z.output<typeof finAverageAnswer>;
 
-export interface MonthlyGraphRow {
-  Year_Months: string;
-  Volume: string;
-  Transactions: number;
-  Income: string;
-}
-export interface FinDataAnswer {
-  output: MonthlyGraphRow[];
-}
+export const monthlyGraphRow = z.object({
+  Year_Months: z.string(),
+  Volume: z.string(),
+  Transactions: z.number(),
+  Income: z.string(),
+});
+export type MonthlyGraphRow = z.output<typeof monthlyGraphRow>;
+export const finDataAnswer = z.object({ output: z.array(monthlyGraphRow) });
+export type FinDataAnswer = z.output<typeof finDataAnswer>;
+
+/** The financial dashboard's calls (spec document 1 §7 Financial). */
+export const financialEndpoints = {
+  options: endpoint({
+    method: 'GET',
+    path: financialPaths.options,
+    summary: 'The values each filter group offers (profiles, banks, MCCs, partners, open months and years)',
+    output: finOptions,
+  }),
+  average: endpoint({
+    method: 'POST',
+    path: financialPaths.average,
+    summary: 'Averages per merchant-month over a month window, for the filtered merchants and for all',
+    input: finAverageBody,
+    output: finAverageAnswer,
+  }),
+  data: endpoint({
+    method: 'POST',
+    path: financialPaths.data,
+    summary: 'Monthly volume, transactions and income of the filtered merchants from a start month to now',
+    input: finDataBody,
+    output: finDataAnswer,
+  }),
+};
 
 /** Chart and averaging windows of spec document 1 §9. */
 export const FIN_AVERAGE_MONTHS = 12;

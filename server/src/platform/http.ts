@@ -1,5 +1,12 @@
 import type { Readable } from 'node:stream';
-import { hasPermission, type Permission } from '@paydesk/domain';
+import {
+  type Endpoint,
+  type FileAnswer,
+  hasPermission,
+  type Method,
+  type Permission,
+  type ResultOf,
+} from '@paydesk/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -73,15 +80,37 @@ export interface RouteSpec<
   handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
 
+/**
+ * A route over an endpoint declared in domain/ (method, path, input and output schemas): the answer is sent
+ * through the output schema, so only declared fields leave the server.
+ */
+export interface EndpointRouteSpec<
+  E extends Endpoint,
+  A extends Access,
+  Q extends z.ZodType = z.ZodType<Record<string, never>>,
+> {
+  endpoint: E;
+  access: A;
+  scope: Scope;
+  query?: Q;
+  file?: boolean;
+  handler: (
+    ctx: RouteContext<E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>, A, z.output<Q>>,
+  ) => Promise<ResultOf<E> | FastifyReply>;
+}
+
 /** What the platform knows of each registered route: the API catalog (tests, the API reference). */
 export interface CatalogEntry {
-  method: 'GET' | 'POST';
+  method: Method;
   url: string;
   access: Access;
   scope: Scope;
   input: z.ZodType | null;
   query: z.ZodType | null;
   file: boolean;
+  /** From the endpoint definition; null for a route not yet declared as an endpoint. */
+  summary: string | null;
+  output: z.ZodType | FileAnswer | null;
 }
 
 const catalogs = new WeakMap<FastifyInstance, CatalogEntry[]>();
@@ -152,11 +181,53 @@ function checkSpec(spec: { url: string | readonly string[]; access: Access; scop
  * transaction, find the session (401), check the permission and the scope (403), scope the transaction, run
  * the handler, commit, then run any after-commit work on the same connection.
  */
+export function route<E extends Endpoint, A extends Access, Q extends z.ZodType = z.ZodType<Record<string, never>>>(
+  app: FastifyInstance,
+  deps: Deps,
+  spec: EndpointRouteSpec<E, A, Q>,
+): void;
 export function route<
   S extends z.ZodType = z.ZodType<Record<string, never>>,
   A extends Access = Access,
   Q extends z.ZodType = z.ZodType<Record<string, never>>,
->(app: FastifyInstance, deps: Deps, spec: RouteSpec<S, A, Q>): void {
+>(app: FastifyInstance, deps: Deps, spec: RouteSpec<S, A, Q>): void;
+export function route(
+  app: FastifyInstance,
+  deps: Deps,
+  given: RouteSpec<z.ZodType, Access, z.ZodType> | EndpointRouteSpec<Endpoint, Access, z.ZodType>,
+): void {
+  const spec = 'endpoint' in given ? fromEndpoint(given) : given;
+  const described = 'endpoint' in given ? given.endpoint : null;
+  registerRoute(app, deps, spec, described);
+}
+
+function fromEndpoint(
+  given: EndpointRouteSpec<Endpoint, Access, z.ZodType>,
+): RouteSpec<z.ZodType, Access, z.ZodType> {
+  const { endpoint, handler, ...rest } = given;
+  const output = endpoint.output;
+  return {
+    ...rest,
+    method: endpoint.method,
+    url: endpoint.path,
+    ...(endpoint.input ? { input: endpoint.input } : {}),
+    handler: async (ctx) => {
+      const result = await handler(ctx as never);
+      if (output === 'file' || result === ctx.reply) return result;
+      const answer = output.safeParse(result);
+      if (!answer.success)
+        throw new Error(`${endpoint.path}: the answer does not fit its schema: ${readableIssues(answer.error.issues)}`);
+      return answer.data;
+    },
+  };
+}
+
+function registerRoute(
+  app: FastifyInstance,
+  deps: Deps,
+  spec: RouteSpec<z.ZodType, Access, z.ZodType>,
+  described: Endpoint | null,
+): void {
   checkSpec(spec);
   const schema: z.ZodType = spec.input ?? nothing;
   const urls = typeof spec.url === 'string' ? [spec.url] : spec.url;
@@ -172,6 +243,8 @@ export function route<
       input: spec.input ?? null,
       query: spec.query ?? null,
       file: spec.file === true,
+      summary: described?.summary ?? null,
+      output: described?.output ?? null,
     });
     app.route({
       method: spec.method,
@@ -210,10 +283,10 @@ export function route<
             if (spec.scope === 'iso' && user) await scopeTransaction(trx, user.isoId);
             if (spec.scope === 'publicToken') await runAsPublicToken(trx);
             return spec.handler({
-              input: parsed.data as z.output<S>,
-              query: query.data as z.output<Q>,
+              input: parsed.data,
+              query: query.data,
               file,
-              user: user as RouteContext<z.output<S>, A, z.output<Q>>['user'],
+              user: user as RequestUser,
               db: trx,
               req,
               reply,

@@ -1,12 +1,4 @@
-import {
-  addMonths,
-  type FinAverageAnswer,
-  type FinDataAnswer,
-  finAverageBody,
-  financialPaths,
-  finDataBody,
-  monthStart,
-} from '@paydesk/domain';
+import { addMonths, financialEndpoints, monthStart } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { type Deps, route } from '../../platform/http';
 import { averages, monthTotals, options, resolveFilters, series } from './queries';
@@ -14,20 +6,17 @@ import { averages, monthTotals, options, resolveFilters, series } from './querie
 /** The financial dashboard (spec document 1 §2, §7 Financial). */
 export function financialRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
-    method: 'GET',
-    url: financialPaths.options,
+    endpoint: financialEndpoints.options,
     access: 'session',
     scope: 'iso',
     handler: ({ db }) => options(db),
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: financialPaths.average,
+    endpoint: financialEndpoints.average,
     access: 'session',
     scope: 'iso',
-    input: finAverageBody,
-    handler: async ({ input, db, user }): Promise<FinAverageAnswer> => {
+    handler: async ({ input, db, user }) => {
       const filters = await resolveFilters(db, input.filters);
       const filtered = await monthTotals(db, filters, input.start, input.end, user.isoId);
       const everyone = await monthTotals(
@@ -42,12 +31,10 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: financialPaths.data,
+    endpoint: financialEndpoints.data,
     access: 'session',
     scope: 'iso',
-    input: finDataBody,
-    handler: async ({ input, db, user }): Promise<FinDataAnswer> => {
+    handler: async ({ input, db, user }) => {
       const current = monthStart(new Date());
       const start = input.start < addMonths(current, -240) ? addMonths(current, -240) : input.start;
       const filters = await resolveFilters(db, input.filters);
