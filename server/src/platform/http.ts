@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { hasPermission, type Permission } from '@paydesk/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -8,9 +7,15 @@ import { AppError, forbidden } from './errors';
 import type { Mailer } from './mailer';
 import { scopeTransaction } from './scope';
 import { type RequestUser, sessionUser } from './sessions';
-import { isStream } from './uploads';
 
 /** What routes need from the running application. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by route() for routes that declare `file`: only they read an .xlsx body. */
+    takesFile?: boolean;
+  }
+}
+
 export interface Deps {
   db: Db;
   mailer: Mailer;
@@ -24,8 +29,8 @@ export interface RouteContext<Input, A extends Access, Query = Record<string, ne
   input: Input;
   /** The query string of a POST route that declares `query`. */
   query: Query;
-  /** The uploaded .xlsx file of a route that declares `file: true`, as a stream; null when JSON was sent. */
-  file: Readable | null;
+  /** The uploaded .xlsx file of a route that declares `file: true`, read whole; null when JSON was sent. */
+  file: Buffer | null;
   user: A extends 'public' ? null : RequestUser;
   /** The request's transaction. Scoped to the user's ISO unless the route declares data: 'platform'. */
   db: Db;
@@ -50,7 +55,10 @@ export interface RouteSpec<
   data?: 'scoped' | 'platform';
   /** Schema of a POST route's query string. */
   query?: Q;
-  /** The route also takes a raw .xlsx body (streamed); otherwise `input` is the JSON body. */
+  /**
+   * The route also takes a raw .xlsx body, read whole and bounded before the transaction opens (platform/uploads.ts);
+   * otherwise `input` is the JSON body.
+   */
   file?: boolean;
   handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
@@ -80,7 +88,7 @@ export function readableIssues(issues: readonly { path: readonly PropertyKey[]; 
 
 /**
  * Declares one endpoint: its input schema, who may call it and its handler. The platform does the rest in
- * this order: validate input (400), open the transaction, find the session (401), check the permission
+ * this order: read an upload's body whole (platform/uploads.ts), validate input (400), open the transaction, find the session (401), check the permission
  * (403), scope the transaction to the user's ISO, run the handler, commit.
  */
 export function route<
@@ -94,8 +102,9 @@ export function route<
     app.route({
       method: spec.method,
       url,
+      config: { takesFile: spec.file === true },
       handler: async (req, reply) => {
-        const file = isStream(req.body) ? req.body : null;
+        const file = Buffer.isBuffer(req.body) ? req.body : null;
         if (file && !spec.file) throw new AppError('bad_request', 'This call does not take a file');
         const raw = spec.method === 'GET' ? req.query : file ? {} : req.body;
         const parsed = (file ? nothing : schema).safeParse(raw ?? {});
