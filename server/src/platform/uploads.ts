@@ -91,7 +91,7 @@ export function readUploadBody(payload: Readable, maxBytes: number, timeoutMs: n
         finish(
           new UploadCutOff(
             'request_timeout',
-            `The file took longer than ${Math.round(timeoutMs / 1000)} seconds to arrive. Check the connection and try again.`,
+            `The file took longer than ${seconds(timeoutMs)} to arrive. Check the connection and try again.`,
           ),
         ),
       timeoutMs,
@@ -99,6 +99,9 @@ export function readUploadBody(payload: Readable, maxBytes: number, timeoutMs: n
     payload.on('data', onData).on('end', onEnd).on('error', finish);
   });
 }
+
+const seconds = (ms: number) =>
+  Math.round(ms / 1000) === 1 ? '1 second' : `${Math.round(ms / 1000)} seconds`;
 
 const tooLarge = (maxBytes: number) =>
   new UploadCutOff('bad_request', `The file is larger than ${Math.round(maxBytes / MiB)} MB`);
