@@ -13,9 +13,10 @@ const MiB = 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 40 * MiB;
 
 /**
- * Imports that read, unpack and stage a file at once, body included; the rest wait in line, and beyond the
- * line they are answered 503. Each holds at most its body (40 MB) and its shared strings (~70 MB of heap at the
- * limits of XLSX_LIMITS), so two at once stay within ~250 MB whatever is sent.
+ * Imports that read, unpack and stage a file at once, body included; the rest wait in line (holding only their
+ * connection: their bodies are not read yet), and beyond the line they are answered 503. One import holds at
+ * most its body (40 MB, twice that for a moment while its pieces are joined) and its shared strings (~90 MB of
+ * heap at the limits of XLSX_LIMITS, measured), so two at once add at most ~300 MB whatever is sent.
  */
 export const IMPORT_SLOTS = { running: 2, waiting: 8 } as const;
 
@@ -74,7 +75,7 @@ export function readUploadBody(payload: Readable, maxBytes: number, timeoutMs: n
     let seen = 0;
     const finish = (err: Error | null) => {
       clearTimeout(timer);
-      payload.off('data', onData).off('end', onEnd).off('error', finish);
+      payload.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
       if (err) {
         payload.pause();
         reject(err);
@@ -86,6 +87,8 @@ export function readUploadBody(payload: Readable, maxBytes: number, timeoutMs: n
       else chunks.push(chunk);
     };
     const onEnd = () => finish(null);
+    // A sender that goes away mid-body: nothing more will come.
+    const onClose = () => finish(new AppError('bad_request', 'The upload was interrupted'));
     const timer = setTimeout(
       () =>
         finish(
@@ -96,7 +99,7 @@ export function readUploadBody(payload: Readable, maxBytes: number, timeoutMs: n
         ),
       timeoutMs,
     );
-    payload.on('data', onData).on('end', onEnd).on('error', finish);
+    payload.on('data', onData).on('end', onEnd).on('error', finish).on('close', onClose);
   });
 }
 
