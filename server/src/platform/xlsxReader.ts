@@ -382,6 +382,7 @@ async function readSheet(
   const cellValue = (): CellValue => {
     switch (type) {
       case 's': {
+        if (raw === null) return null;
         const text = context.sharedStrings[Number(raw)];
         if (text === undefined) throw unreadable();
         return text;
