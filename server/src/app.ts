@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { XLSX_MIME } from '@paydesk/domain';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
@@ -15,7 +14,7 @@ import { uploadRoutes } from './areas/uploads/routes';
 import { AppError } from './platform/errors';
 import type { Deps } from './platform/http';
 import { configureCookies } from './platform/sessions';
-import { limitBytes, MAX_UPLOAD_BYTES } from './platform/uploads';
+import { registerUploads, UploadCutOff } from './platform/uploads';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -56,10 +55,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
     },
   );
 
-  // Spreadsheet uploads arrive as the raw file and are read as a stream by the import (never buffered whole).
-  app.addContentTypeParser(XLSX_MIME, (_req, payload, done) =>
-    done(null, limitBytes(payload, MAX_UPLOAD_BYTES)),
-  );
+  registerUploads(app, deps.config.UPLOAD_BODY_TIMEOUT_SECONDS * 1000);
 
   app.addHook('onSend', async (_req, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
@@ -70,6 +66,8 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
 
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof AppError) {
+      // The rest of a cut-off upload is not worth reading: the connection ends with the answer.
+      if (error instanceof UploadCutOff) reply.header('connection', 'close');
       return reply.code(error.status).send({ success: false, message: error.message, ...error.extra });
     }
     // PostgreSQL cancelled a statement that ran past STATEMENT_TIMEOUT_MS.

@@ -31,6 +31,8 @@ const schema = z.object({
   /** Trust X-Forwarded-* from a reverse proxy (client IP for the audit log, HTTPS detection). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How long an uploaded spreadsheet may take to arrive whole (40 MB in 120 s needs about 3 Mbit/s). */
+  UPLOAD_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   WEB_DIST: z.string().default(path.join(repoRoot, 'web', 'dist')),
   /** Longest a request's SQL statement may run on PostgreSQL before it is cancelled (PGlite cannot cancel). */
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),

@@ -4,8 +4,10 @@ const STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   conflict: 409,
   locked: 423,
+  busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS;

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import {
   type Endpoint,
   type FileAnswer,
@@ -16,7 +15,13 @@ import { AppError, forbidden } from './errors';
 import type { Mailer } from './mailer';
 import { runAsPublicToken, scopeTransaction } from './scope';
 import { type RequestUser, sessionUser } from './sessions';
-import { isStream } from './uploads';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by route() for routes that declare `file`: only they read an .xlsx body. */
+    takesFile?: boolean;
+  }
+}
 
 /** What routes need from the running application. */
 export interface Deps {
@@ -46,8 +51,8 @@ export interface RouteContext<Input, A extends Access, Query = Record<string, ne
   input: Input;
   /** The query string of a POST route that declares `query`. */
   query: Query;
-  /** The uploaded .xlsx file of a route that declares `file: true`, as a stream; null when JSON was sent. */
-  file: Readable | null;
+  /** The uploaded .xlsx file of a route that declares `file: true`, read whole; null when JSON was sent. */
+  file: Buffer | null;
   user: A extends 'public' ? null : RequestUser;
   /** The request's transaction, as the route's scope says. */
   db: Db;
@@ -75,7 +80,10 @@ export interface RouteSpec<
   input?: S;
   /** Schema of a POST route's query string. */
   query?: Q;
-  /** The route also takes a raw .xlsx body (streamed); otherwise `input` is the JSON body. */
+  /**
+   * The route also takes a raw .xlsx body, read whole and bounded before the transaction opens (platform/uploads.ts);
+   * otherwise `input` is the JSON body.
+   */
   file?: boolean;
   handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
@@ -95,7 +103,11 @@ export interface EndpointRouteSpec<
   query?: Q;
   file?: boolean;
   handler: (
-    ctx: RouteContext<E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>, A, z.output<Q>>,
+    ctx: RouteContext<
+      E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>,
+      A,
+      z.output<Q>
+    >,
   ) => Promise<ResultOf<E> | FastifyReply>;
 }
 
@@ -177,15 +189,15 @@ function checkSpec(spec: { url: string | readonly string[]; access: Access; scop
 
 /**
  * Declares one endpoint: its input schema, who may call it, whose data it touches and its handler. The
- * platform does the rest in this order: refuse control characters and validate input (400), open the
- * transaction, find the session (401), check the permission and the scope (403), scope the transaction, run
+ * platform does the rest in this order: read an upload's body whole and bounded (platform/uploads.ts), refuse
+ * control characters and validate input (400), open the transaction, find the session (401), check the permission and the scope (403), scope the transaction, run
  * the handler, commit, then run any after-commit work on the same connection.
  */
-export function route<E extends Endpoint, A extends Access, Q extends z.ZodType = z.ZodType<Record<string, never>>>(
-  app: FastifyInstance,
-  deps: Deps,
-  spec: EndpointRouteSpec<E, A, Q>,
-): void;
+export function route<
+  E extends Endpoint,
+  A extends Access,
+  Q extends z.ZodType = z.ZodType<Record<string, never>>,
+>(app: FastifyInstance, deps: Deps, spec: EndpointRouteSpec<E, A, Q>): void;
 export function route<
   S extends z.ZodType = z.ZodType<Record<string, never>>,
   A extends Access = Access,
@@ -216,7 +228,9 @@ function fromEndpoint(
       if (output === 'file' || result === ctx.reply) return result;
       const answer = output.safeParse(result);
       if (!answer.success)
-        throw new Error(`${endpoint.path}: the answer does not fit its schema: ${readableIssues(answer.error.issues)}`);
+        throw new Error(
+          `${endpoint.path}: the answer does not fit its schema: ${readableIssues(answer.error.issues)}`,
+        );
       return answer.data;
     },
   };
@@ -249,8 +263,9 @@ function registerRoute(
     app.route({
       method: spec.method,
       url,
+      config: { takesFile: spec.file === true },
       handler: async (req, reply) => {
-        const file = isStream(req.body) ? req.body : null;
+        const file = Buffer.isBuffer(req.body) ? req.body : null;
         if (file && !spec.file) throw new AppError('bad_request', 'This call does not take a file');
         const raw = spec.method === 'GET' ? req.query : file ? {} : req.body;
         const bad = findControlCharacter(raw) ?? findControlCharacter(req.query);

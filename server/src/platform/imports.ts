@@ -1,13 +1,12 @@
-import type { Readable } from 'node:stream';
 import { type ImportProblem, MAX_IMPORT_PROBLEMS, type UploadColumn } from '@paydesk/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { AppError } from './errors';
-import { readFirstSheet } from './spreadsheets';
+import { readFirstSheet, SpreadsheetRefused, UNREADABLE } from './xlsxReader';
 
 /**
  * All-or-nothing imports. Every row of the file is checked against the layout; good rows are written to a
- * temporary staging table of the request's transaction as they stream in; a file with any bad row is
+ * temporary staging table of the request's transaction as they are read; a file with any bad row is
  * refused whole, with row numbers and reasons, and nothing changes. A good file is then applied from the
  * staging table by the import's own SQL, in the same transaction.
  */
@@ -18,7 +17,7 @@ export class ImportRejected extends AppError {
 }
 
 export type ImportSource =
-  | { kind: 'xlsx'; stream: Readable }
+  | { kind: 'xlsx'; file: Buffer }
   | { kind: 'rows'; rows: readonly (readonly unknown[])[] };
 
 const SQL_TYPE: Record<UploadColumn['type'], string> = {
@@ -40,7 +39,7 @@ export interface StagedImport {
 }
 
 /**
- * Streams the source into the temporary table `import_rows` (row_no plus one column per layout column) and
+ * Reads the source row by row into the temporary table `import_rows` (row_no plus one column per layout column) and
  * returns how many rows were staged. Throws ImportRejected when any row is bad.
  */
 export async function stageImport(
@@ -124,12 +123,11 @@ export async function stageImport(
 
   if (source.kind === 'xlsx') {
     try {
-      await readFirstSheet(source.stream, onRow);
+      await readFirstSheet(source.file, onRow);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new ImportRejected('The file could not be read as an .xlsx workbook', [
-        { row: 0, message: 'The file could not be read as an .xlsx workbook' },
-      ]);
+      const message = err instanceof SpreadsheetRefused ? err.message : UNREADABLE;
+      throw new ImportRejected(message, [{ row: err instanceof SpreadsheetRefused ? err.row : 0, message }]);
     }
   } else {
     // The spec's JSON form carries the rows after the header.

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import type { ColumnType } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
@@ -76,54 +76,4 @@ function cell(value: unknown, type: SheetColumn['type']): CellValue {
   }
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   return typeof value === 'number' || typeof value === 'boolean' ? value : String(value);
-}
-
-/**
- * Reads the first sheet of an .xlsx stream row by row (the file is never held whole). Each row arrives as
- * its 1-based row number and its cell values from the first column on.
- */
-export async function readFirstSheet(
-  input: Readable,
-  onRow: (rowNumber: number, values: CellValue[]) => Promise<void> | void,
-): Promise<void> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'cache',
-    entries: 'ignore',
-  });
-  let first = true;
-  for await (const worksheet of reader) {
-    for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
-      if (!first) continue;
-      const raw = Array.isArray(row.values) ? row.values.slice(1) : [];
-      await onRow(row.number, raw.map(plain));
-    }
-    first = false;
-  }
-}
-
-function plain(value: unknown): CellValue {
-  if (value === null || value === undefined) return null;
-  if (
-    typeof value === 'string' ||
-    typeof value === 'number' ||
-    typeof value === 'boolean' ||
-    value instanceof Date
-  )
-    return value;
-  if (typeof value === 'object') {
-    const v = value as {
-      result?: unknown;
-      text?: unknown;
-      richText?: Array<{ text: string }>;
-      error?: unknown;
-    };
-    if (v.richText) return v.richText.map((r) => r.text).join('');
-    if (v.result !== undefined) return plain(v.result);
-    if (typeof v.text === 'string') return v.text;
-    if (v.error !== undefined) return String(v.error);
-  }
-  return String(value);
 }

@@ -143,7 +143,7 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       handler: async ({ query, file, db }): Promise<ImportAnswer> => {
         const month = report.checkMonth(query.dt);
         if (!file) throw badRequest('Send the .xlsx file as the request body');
-        const rows = await stageImport(db, report.importColumns, { kind: 'xlsx', stream: file });
+        const rows = await stageImport(db, report.importColumns, { kind: 'xlsx', file });
         await report.applyImport(db, month);
         return { success: true, message: `Imported ${rows} row${rows === 1 ? '' : 's'}`, rows };
       },

@@ -107,7 +107,7 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
         const rows = await stageImport(
           db,
           layout.columns,
-          file ? { kind: 'xlsx', stream: file } : { kind: 'rows', rows: input.records },
+          file ? { kind: 'xlsx', file } : { kind: 'rows', rows: input.records },
         );
         await APPLY[type](db);
         return {
