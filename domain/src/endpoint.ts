@@ -35,25 +35,24 @@ export function endpoint<
 }
 
 /** What the caller sends. */
-export type InputOf<E> = E extends Endpoint<Method, infer I, z.ZodType | FileAnswer>
-  ? I extends z.ZodType
-    ? z.input<I>
-    : Record<string, never> | undefined
-  : never;
+export type InputOf<E> =
+  E extends Endpoint<Method, infer I, z.ZodType | FileAnswer>
+    ? I extends z.ZodType
+      ? z.input<I>
+      : Record<string, never> | undefined
+    : never;
 
 /** What the caller receives. */
-export type AnswerOf<E> = E extends Endpoint<Method, z.ZodType | null, infer O>
-  ? O extends z.ZodType
-    ? z.output<O>
-    : Blob
-  : never;
+export type AnswerOf<E> =
+  E extends Endpoint<Method, z.ZodType | null, infer O> ? (O extends z.ZodType ? z.output<O> : Blob) : never;
 
 /** What a handler returns: the output schema's input side (a Date before it is written as text…). */
-export type ResultOf<E> = E extends Endpoint<Method, z.ZodType | null, infer O>
-  ? O extends z.ZodType
-    ? z.input<O>
-    : unknown
-  : never;
+export type ResultOf<E> =
+  E extends Endpoint<Method, z.ZodType | null, infer O>
+    ? O extends z.ZodType
+      ? z.input<O>
+      : unknown
+    : never;
 
 /** A moment: a Date on the server, ISO 8601 text on the wire. */
 export const timestamp = z
