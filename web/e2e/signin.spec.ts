@@ -92,3 +92,24 @@ test.describe('not found', () => {
     await expect(page).toHaveURL(/\/no\/such\/page$/);
   });
 });
+
+test.describe('the address npm start prints', () => {
+  test('opens the app: signed out it asks to sign in, signed in it shows the Sales dashboard', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const answer = await page.goto('/');
+    expect(answer?.status()).toBe(200);
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel('Email').fill('sales@paydesk.local');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/sales$/);
+    await page.goto('/');
+    await expect(page.getByText('sales@paydesk.local').first()).toBeVisible();
+    expect(errors.filter((e) => !/401/.test(e))).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import {
   CAPABILITY_LABELS,
   type Capability,
   type Department,
+  partnerStaffProblem,
   type UserRow,
 } from '@paydesk/domain';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
@@ -60,6 +61,9 @@ function EditUserForm({ user, onClose }: { user: UserRow; onClose: () => void })
   if (user.isoId !== null && !isoOptions.some((option) => option.value === user.isoId)) {
     isoOptions.unshift({ value: user.isoId, label: user.isoName ?? `ISO ${user.isoId}` });
   }
+
+  // The server enforces the same rule; here it explains itself before Save.
+  const partnerRule = partnerStaffProblem({ department, capabilities, isoId });
 
   const save = () => {
     update.mutate(
@@ -122,7 +126,7 @@ function EditUserForm({ user, onClose }: { user: UserRow; onClose: () => void })
         />
         <Select<number>
           label="ISO"
-          description="Partner staff see only their ISO’s data"
+          description="Partner staff see only their ISO’s data; they can be Sales or Finance only, with no extra permissions"
           placeholder={isos.isLoading ? 'Loading ISOs…' : 'None (internal staff)'}
           data={isoOptions}
           value={isoId}
@@ -162,11 +166,17 @@ function EditUserForm({ user, onClose }: { user: UserRow; onClose: () => void })
         onChange={(event) => setActive(event.currentTarget.checked)}
       />
 
+      {partnerRule && (
+        <Alert color="orange" variant="light" title="Not allowed for partner staff">
+          {partnerRule}. Clear the ISO to keep these rights, or choose Sales or Finance without extra permissions.
+        </Alert>
+      )}
+
       <Group justify="flex-end" gap="sm">
         <Button variant="default" onClick={onClose}>
           Cancel
         </Button>
-        <Button onClick={save} loading={update.isPending}>
+        <Button onClick={save} loading={update.isPending} disabled={partnerRule !== null}>
           Save
         </Button>
       </Group>
