@@ -11,6 +11,7 @@ import { reportRoutes } from './areas/reports/routes';
 import { savedReportRoutes } from './areas/reports/savedReports';
 import { salesRoutes } from './areas/sales/routes';
 import { uploadRoutes } from './areas/uploads/routes';
+import { apiReferenceRoutes } from './platform/apiReference';
 import { AppError } from './platform/errors';
 import type { Deps } from './platform/http';
 import { configureCookies } from './platform/sessions';
@@ -97,6 +98,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   financialRoutes(app, deps);
   savedReportRoutes(app, deps);
   uploadRoutes(app, deps);
+  apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;
   const indexHtml = path.join(webDist, 'index.html');

@@ -1,3 +1,4 @@
+import { endpoint } from '@paydesk/domain';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,46 @@ describe('the route catalog and the database agree on scoping', () => {
       const res = await app.inject({ method: 'GET', url: `/probe?table=${table}` });
       expect(res.json(), table).toEqual({ read: false, code: '42501' });
     }
+  });
+});
+
+describe('the API reference', () => {
+  it('documents every registered call from the endpoint definitions', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    for (const entry of routeCatalog(t.app))
+      expect(doc.paths[entry.url]?.[entry.method.toLowerCase()], entry.url).toBeDefined();
+    const average = doc.paths['/api/finaverage'].post;
+    expect(average.summary).toMatch(/Averages per merchant-month/);
+    expect(average['x-scope']).toBe('iso');
+    expect(average.responses[200].content['application/json'].schema.properties.output.type).toBe('array');
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('/api/finaverage');
+  });
+
+  it('sends only the fields an endpoint declares, and refuses an answer that does not fit', async () => {
+    const app = Fastify({ logger: false });
+    app.setErrorHandler((_err, _req, reply) => reply.code(500).send({ success: false }));
+    const declared = endpoint({
+      method: 'GET',
+      path: '/leaky',
+      summary: 'test',
+      input: z.strictObject({ fit: z.enum(['yes', 'no']) }),
+      output: z.object({ name: z.string() }),
+    });
+    route(app, deps, {
+      endpoint: declared,
+      access: 'public',
+      scope: 'platform',
+      handler: async ({ input }) =>
+        (input.fit === 'yes' ? { name: 'Summit', passwordHash: 'secret' } : { name: 42 }) as unknown as {
+          name: string;
+        },
+    });
+    const fits = await app.inject({ method: 'GET', url: '/leaky?fit=yes' });
+    expect(fits.json()).toEqual({ name: 'Summit' });
+    expect((await app.inject({ method: 'GET', url: '/leaky?fit=no' })).statusCode).toBe(500);
   });
 });
 
