@@ -52,7 +52,12 @@ export interface GoalProgress {
  * the goal × elapsed ÷ business days for the current month, the whole goal for a past month, null for a
  * month that has not begun (nothing is due yet).
  */
-export function goalDueBy(month: string, today: string, goal: number, holidays: ReadonlySet<string>): number | null {
+export function goalDueBy(
+  month: string,
+  today: string,
+  goal: number,
+  holidays: ReadonlySet<string>,
+): number | null {
   if (today < month) return null;
   const businessDays = businessDaysBetween(month, lastDayOfMonth(month), holidays);
   const elapsed = Math.min(elapsedBusinessDays(month, today, holidays), businessDays);

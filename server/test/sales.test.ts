@@ -296,7 +296,9 @@ describe('sales calls', () => {
       const res = await partner.post('/api/salesYTDgoals', { dt });
       expect(res.statusCode).toBe(200);
       const theirs = res.json();
-      expect(theirs.map((g: { Month: string }) => g.Month)).toEqual(staff.map((g: { Month: string }) => g.Month));
+      expect(theirs.map((g: { Month: string }) => g.Month)).toEqual(
+        staff.map((g: { Month: string }) => g.Month),
+      );
       expect(theirs.every((g: { goal: unknown }) => g.goal === null)).toBe(true);
     }
     // Defence in depth: the ISO role cannot read the goals table at all.

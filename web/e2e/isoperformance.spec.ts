@@ -70,7 +70,9 @@ test.describe('ISO performance', () => {
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Dead partners', exact: true }).click();
       const deadDialog = page.getByRole('dialog', { name: `Dead partners, ${monthLabel(current)}` });
-      await expect(deadDialog.locator('tr', { hasText: dead.iso_name })).toContainText(dead.latest_approval_date);
+      await expect(deadDialog.locator('tr', { hasText: dead.iso_name })).toContainText(
+        dead.latest_approval_date,
+      );
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Active partners', exact: true }).click();
     }

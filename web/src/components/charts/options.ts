@@ -102,7 +102,9 @@ export function barOption(spec: BarChartSpec): ChartOption {
     name: bar.name,
     stack: bar.stack,
     data: bar.values.map((value, i) =>
-      bar.colors ? { value: drawn(value), itemStyle: { color: bar.colors[i % bar.colors.length] } } : drawn(value),
+      bar.colors
+        ? { value: drawn(value), itemStyle: { color: bar.colors[i % bar.colors.length] } }
+        : drawn(value),
     ),
     itemStyle: {
       color: bar.color,
