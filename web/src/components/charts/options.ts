@@ -185,13 +185,15 @@ export function pieOption(spec: { name: string; slices: readonly PieSlice[] }): 
       {
         type: 'pie',
         name: spec.name,
-        radius: ['40%', '64%'],
+        radius: ['36%', '58%'],
         center: ['50%', '50%'],
         avoidLabelOverlap: true,
         itemStyle: { borderColor: '#fff', borderWidth: 2 },
         label: {
           show: true,
           position: 'outside',
+          // A narrow card must not cut "33%" down to "…": the ring is sized to leave the labels room.
+          overflow: 'none',
           formatter: (p: { percent?: number }) =>
             (p.percent ?? 0) >= 1 ? `${Math.round(p.percent ?? 0)}%` : '',
           color: '#212529',

@@ -120,16 +120,8 @@ function RegisterForm() {
 /** The five departments and what each may do, beside the choice. */
 function DepartmentGuide({ selected }: { selected: Department | null }) {
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p="lg"
-      maw={440}
-      style={{ flex: '1 1 320px' }}
-      aria-label="Departments"
-      component="section"
-    >
-      <Title order={2} fz="md" mb="sm">
+    <Paper withBorder radius="lg" p="lg" maw={440} style={{ flex: '1 1 320px' }}>
+      <Title order={2} fz="md" mb="sm" data-testid="department-guide">
         Departments
       </Title>
       <Stack gap="sm">

@@ -230,11 +230,17 @@ export default function SalesScreen() {
         actions={
           <Group gap="sm" wrap="nowrap" align="center">
             {d.live ? (
-              <Badge color="teal" variant="dot" size="lg" data-testid="live-badge">
+              <Badge color="teal" variant="dot" size="lg" data-testid="live-badge" style={{ flex: 'none' }}>
                 Live
               </Badge>
             ) : (
-              <Badge color="gray" variant="light" size="lg" data-testid="summary-badge">
+              <Badge
+                color="gray"
+                variant="light"
+                size="lg"
+                data-testid="summary-badge"
+                style={{ flex: 'none' }}
+              >
                 Month summary
               </Badge>
             )}

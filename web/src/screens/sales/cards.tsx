@@ -80,19 +80,20 @@ export function GoalCard({
         onDownload={onDownload}
         testId="card-goal"
         {...state}
-        loading={state.loading || approved === undefined}
       >
-        <Stack gap="sm" data-testid="goal-none">
-          <Figure
-            label="Approved"
-            value={approved ?? 0}
-            color={MEASURE_COLORS.approved}
-            testId="goal-approved"
-          />
-          <Text fz="sm" c="dimmed">
-            {NO_GOAL_NOTE}
-          </Text>
-        </Stack>
+        {approved !== undefined && (
+          <Stack gap="sm" data-testid="goal-none">
+            <Figure
+              label="Approved"
+              value={approved}
+              color={MEASURE_COLORS.approved}
+              testId="goal-approved"
+            />
+            <Text fz="sm" c="dimmed">
+              {NO_GOAL_NOTE}
+            </Text>
+          </Stack>
+        )}
       </DashCard>
     );
   return (

@@ -197,7 +197,7 @@ export function Totals({
   const rows: Array<{ key: 'total' | 'iso' | 'house'; label: string }> = [
     { key: 'total', label: 'Total' },
     { key: 'iso', label: `ISO share (${isc}%)` },
-    { key: 'house', label: `${HOUSE_REMAINDER} (${100 - isc}%)` },
+    { key: 'house', label: `${HOUSE} (the remainder, ${100 - isc}%)` },
   ];
   const who = view === 'iso' ? 'ISO' : HOUSE;
   return (
