@@ -39,7 +39,8 @@ export default defineConfig({
   webServer: {
     command: 'npx tsx server/src/main.ts',
     url: `http://127.0.0.1:${port}/login`,
-    timeout: 120_000,
+    // The first start seeds the demo data: generous, so a busy machine does not fail the run.
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, DEPARTMENTS, type Department, hasPermission, type Principal } from './access';
+import {
+  CAPABILITIES,
+  DEPARTMENT_DESCRIPTIONS,
+  DEPARTMENTS,
+  type Department,
+  hasPermission,
+  type Principal,
+} from './access';
 
 const user = (department: Department, capabilities: Principal['capabilities'] = []): Principal => ({
   department,
@@ -22,5 +29,19 @@ describe('hasPermission', () => {
       expect(hasPermission(user('finance', [cap]), cap)).toBe(true);
     }
     expect(hasPermission(user('sales', ['bi']), 'leads')).toBe(false);
+  });
+});
+
+describe('department descriptions', () => {
+  it('say which departments import and use Upload Data, as the rules decide', () => {
+    for (const department of DEPARTMENTS) {
+      const user = { department, capabilities: [] };
+      const text = DEPARTMENT_DESCRIPTIONS[department];
+      const deniesBoth = text.includes('no imports or Upload Data');
+      expect(text.includes('Upload Data') && !deniesBoth, department).toBe(
+        hasPermission(user, 'upload_data'),
+      );
+      expect(/\bimport/.test(text) && !deniesBoth, department).toBe(hasPermission(user, 'import_reports'));
+    }
   });
 });

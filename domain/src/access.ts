@@ -16,6 +16,23 @@ export const DEPARTMENT_LABELS: Record<Department, string> = {
   finance: 'Finance',
 };
 
+/**
+ * What each department is for, shown where one is chosen. The spec lists three departments (sales, finance,
+ * admin); the product keeps five because its role rules (DEPARTMENT_RULES) give the two *_admin
+ * departments powers plain sales and finance staff lack: imports and Upload Data.
+ */
+export const DEPARTMENT_DESCRIPTIONS: Record<Department, string> = {
+  admin:
+    'Everything: registers users and sets their permissions, reads the audit log and outbox, imports and Upload Data.',
+  sales_admin:
+    'Sales staff who also import reports (Partners, Self Serve, Residual Self Serve) and use Upload Data.',
+  finance_admin: 'Finance staff who also use Upload Data.',
+  sales:
+    'Dashboards and reports; no imports or Upload Data. Capabilities such as Leads are granted on the Users screen.',
+  finance:
+    'Dashboards and reports; no imports or Upload Data. Capabilities such as ACH editing are granted on the Users screen.',
+};
+
 /** Named capabilities that replace the spec's e-mail allow-lists. Granted per user by an admin. */
 export const CAPABILITIES = [
   'bi',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   businessDaysBetween,
   elapsedBusinessDays,
+  goalDueBy,
   goalProgress,
   isBusinessDay,
   lastDayOfMonth,
@@ -40,5 +41,16 @@ describe('business days', () => {
     expect(p.percent).toBe(90); // 117 / 130
     expect(goalProgress('2026-10-01', '2026-11-20', 200, 210, holidays).percent).toBe(105);
     expect(goalProgress('2026-11-01', '2026-11-20', 0, 5, holidays).percent).toBeNull();
+  });
+
+  it('the goal due by a day: prorated this month, whole for a past month, nothing for a month not begun', () => {
+    expect(goalDueBy('2026-11-01', '2026-11-20', 190, holidays)).toBe(130);
+    expect(goalDueBy('2026-10-01', '2026-11-20', 200, holidays)).toBe(200);
+    expect(goalDueBy('2026-12-01', '2026-11-20', 200, holidays)).toBeNull();
+    expect(goalProgress('2026-12-01', '2026-11-20', 200, 0, holidays)).toMatchObject({
+      proratedGoal: 0,
+      elapsedBusinessDays: 0,
+      percent: null,
+    });
   });
 });

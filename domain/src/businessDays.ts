@@ -47,6 +47,23 @@ export interface GoalProgress {
   businessDays: number;
 }
 
+/**
+ * The part of a month's goal due by `today`, the one proration rule of the goal card and the yearly chart:
+ * the goal × elapsed ÷ business days for the current month, the whole goal for a past month, null for a
+ * month that has not begun (nothing is due yet).
+ */
+export function goalDueBy(
+  month: string,
+  today: string,
+  goal: number,
+  holidays: ReadonlySet<string>,
+): number | null {
+  if (today < month) return null;
+  const businessDays = businessDaysBetween(month, lastDayOfMonth(month), holidays);
+  const elapsed = Math.min(elapsedBusinessDays(month, today, holidays), businessDays);
+  return businessDays === 0 ? goal : (goal * elapsed) / businessDays;
+}
+
 export function goalProgress(
   month: string,
   today: string,
@@ -55,8 +72,8 @@ export function goalProgress(
   holidays: ReadonlySet<string>,
 ): GoalProgress {
   const businessDays = businessDaysBetween(month, lastDayOfMonth(month), holidays);
-  const elapsed = Math.min(elapsedBusinessDays(month, today, holidays), businessDays);
-  const proratedGoal = businessDays === 0 ? goal : (goal * elapsed) / businessDays;
+  const elapsed = today < month ? 0 : Math.min(elapsedBusinessDays(month, today, holidays), businessDays);
+  const proratedGoal = goalDueBy(month, today, goal, holidays) ?? 0;
   const percent = proratedGoal > 0 ? Math.round((approved / proratedGoal) * 1000) / 10 : null;
   return {
     goal,

@@ -220,6 +220,27 @@ describe('session', () => {
     });
   });
 
+  it('the session probe answers 200 with or without a session, and the user when signed in', async () => {
+    const client = new Client(t.app);
+    const none = await client.post('/api/app/account/session');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ signedIn: false });
+    client.cookies.set('login', 'made-up-token');
+    expect((await client.post('/api/app/account/session')).json()).toEqual({ signedIn: false });
+    const signed = new Client(t.app);
+    await signed.signin('finance@paydesk.local');
+    const yes = await signed.post('/api/app/account/session');
+    expect(yes.statusCode).toBe(200);
+    expect(yes.json()).toMatchObject({ signedIn: true, user: { email: 'finance@paydesk.local' } });
+    expect(yes.json()).toEqual({
+      signedIn: true,
+      user: (await signed.post('/api/app/account/validateUser')).json().user,
+    });
+    await signed.post('/api/app/account/signout');
+    expect((await signed.post('/api/app/account/session')).json()).toEqual({ signedIn: false });
+    expect((await signed.post('/api/app/account/session', { extra: 1 })).statusCode).toBe(400);
+  });
+
   it('sign-out ends the session on the server and clears the cookies', async () => {
     const client = new Client(t.app);
     await client.signin('sales@paydesk.local');

@@ -1,5 +1,6 @@
 import { addMonths, isoStatus, lastDayOfMonth, monthStart } from '@paydesk/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopeTransaction } from '../src/platform/scope';
 import { Client, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -281,6 +282,33 @@ describe('sales calls', () => {
     const rows = (await partner.post('/api/approvedMTDPartner', { cntr: -1 })).json();
     expect(rows.every((r: { ISO: string }) => r.ISO === 'Summit Payment Group')).toBe(true);
   });
+
+  it('goals are the company’s: staff get them, an ISO-bound user gets no goal, never the company figures', async () => {
+    const stored = await t.db.selectFrom('approval_goals').select(['month', 'goal']).execute();
+    const companyGoal = (month: string) => stored.find((g) => g.month === `${month}-01`)?.goal ?? 0;
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    for (const dt of ['2023-06-30', today]) {
+      const staff = await json('/api/salesYTDgoals', { dt });
+      expect(staff).toEqual(
+        staff.map((g: { Month: string }) => ({ Month: g.Month, goal: companyGoal(g.Month) })),
+      );
+      const res = await partner.post('/api/salesYTDgoals', { dt });
+      expect(res.statusCode).toBe(200);
+      const theirs = res.json();
+      expect(theirs.map((g: { Month: string }) => g.Month)).toEqual(
+        staff.map((g: { Month: string }) => g.Month),
+      );
+      expect(theirs.every((g: { goal: unknown }) => g.goal === null)).toBe(true);
+    }
+    // Defence in depth: the ISO role cannot read the goals table at all.
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await scopeTransaction(trx, 1);
+        return trx.selectFrom('approval_goals').selectAll().execute();
+      }),
+    ).rejects.toThrow(/permission denied/);
+  });
 });
 
 describe('leaderboard', () => {
@@ -357,6 +385,16 @@ describe('ISO partners', () => {
         (a) => a.approved !== null && a.approved >= start && a.approved <= end,
       ).length;
       expect(r.iso_status, r.iso_name).toBe(isoStatus(thisM, last90));
+      // The date shown with the status is the latest approval the rule looked at, not the latest application.
+      const latestApproval =
+        mine
+          .map((a) => a.approved)
+          .filter((d): d is string => d !== null && d <= lastDayOfMonth(thisMonth))
+          .sort()
+          .at(-1) ?? null;
+      expect(r.latest_approval_date, r.iso_name).toBe(latestApproval);
+      if (r.iso_status === 'Dead') expect(latestApproval === null || latestApproval < start).toBe(true);
+      if (r.iso_status === 'Active') expect(latestApproval && latestApproval >= thisMonth).toBeTruthy();
     }
     expect(new Set(rows.map((r: { iso_status: string }) => r.iso_status)).size).toBeGreaterThan(1);
   });

@@ -39,7 +39,11 @@ test.describe('Sales calculator', () => {
     page,
   }) => {
     await expectTotals(page, ['-9.87', '-8.39', '-1.48'], ['-118.44', '-100.68', '-17.76']);
-    await expect(page.getByTestId('share-monthly')).toHaveText('-$8.39');
+    // No merchant figures yet: a prompt, not a headline of the fees alone.
+    await expect(page.getByTestId('calculator-prompt')).toContainText(
+      'Enter the merchant’s volume and income under Merchant Details',
+    );
+    await expect(page.getByTestId('share-monthly')).toHaveCount(0);
     await expect(field(page, 'ISO split (ISC)')).toHaveValue('80');
     await expect(field(page, 'V/MC/Discover interchange')).toHaveValue('Pass-Thru');
     for (const fixed of [
@@ -71,7 +75,7 @@ test.describe('Sales calculator', () => {
     await expect(page.getByTestId('share-monthly')).toHaveText('$143.99');
     await expect(page.getByTestId('share-yearly')).toHaveText('$1,727.88');
 
-    await page.getByRole('radio', { name: 'PayDesk share' }).check();
+    await page.getByRole('radio', { name: 'PayDesk (the remainder)' }).check();
     await expect(page.getByTestId('share-monthly')).toHaveText('$34.74');
     await expect(page.getByTestId('share-yearly')).toHaveText('$416.88');
 
@@ -92,6 +96,20 @@ test.describe('Sales calculator', () => {
     await expect(page.getByText('Use at most 2 decimals')).toBeVisible();
     await field(page, 'Authorization (ACS)').fill('0.04');
     await expect(page.getByTestId('monthly-total')).toHaveText('178.73');
+
+    // A negative figure is refused with the reason.
+    await field(page, 'Other expense').fill('-40');
+    await expect(page.getByText('Enter it as a positive amount')).toBeVisible();
+    await field(page, 'Other expense').fill('40');
+    await expect(page.getByTestId('monthly-total')).toHaveText('178.73');
+  });
+
+  test('an empty calculator fills in worked example 1 on request', async ({ page }) => {
+    await page.getByRole('button', { name: 'Fill in worked example 1' }).click();
+    await expectTotals(page, ['178.73', '143.99', '34.74'], ['2,144.76', '1,727.88', '416.88']);
+    await expect(page.getByTestId('share-monthly')).toHaveText('$143.99');
+    await expect(field(page, 'Gross volume')).toHaveValue('100,000');
+    await expect(page.getByTestId('calculator-prompt')).toHaveCount(0);
   });
 
   test('bank sets next-day funding, profile the program fees; toggles reveal and enable their terms', async ({

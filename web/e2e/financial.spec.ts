@@ -119,7 +119,7 @@ test.describe('Financial dashboard', () => {
     expect(filtered?.Volume).not.toBe(all?.Volume);
     await expect(page.getByTestId('avg-volume')).toHaveText(dollars(filtered?.Volume ?? ''));
     await expect(page.getByTestId('avg-volume-all')).toHaveText(
-      `All merchants: ${dollars(all?.Volume ?? '')}`,
+      `All-merchant average: ${dollars(all?.Volume ?? '')}`,
     );
 
     await page.reload();

@@ -62,6 +62,20 @@ test.describe('ISO performance', () => {
     const dialog = page.getByRole('dialog', { name: `Active partners, ${monthLabel(current)}` });
     await expect(dialog.locator('tbody tr')).toHaveCount(active.length);
     if (active[0]) await expect(dialog).toContainText(active[0].iso_name);
+    await expect(dialog.locator('thead')).toContainText('Last approval');
+
+    // A Dead partner's list shows the approval date the rule used, which is more than 90 days back.
+    const dead = rows.find((r) => r.iso_status === 'Dead' && r.latest_approval_date !== null);
+    if (dead?.latest_approval_date) {
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Dead partners', exact: true }).click();
+      const deadDialog = page.getByRole('dialog', { name: `Dead partners, ${monthLabel(current)}` });
+      await expect(deadDialog.locator('tr', { hasText: dead.iso_name })).toContainText(
+        dead.latest_approval_date,
+      );
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Active partners', exact: true }).click();
+    }
 
     const download = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Export to XLSX' }).click();
@@ -71,7 +85,12 @@ test.describe('ISO performance', () => {
     await book.xlsx.readFile(await file.path());
     expect(book.worksheets.map((s) => s.name)).toEqual(['Sheet 0']);
     expect(book.getWorksheet('Sheet 0')?.rowCount).toBe(active.length + 1);
-    expect(book.getWorksheet('Sheet 0')?.getRow(1).values).toEqual([undefined, 'Partner', 'Latest app date']);
+    expect(book.getWorksheet('Sheet 0')?.getRow(1).values).toEqual([
+      undefined,
+      'Partner',
+      'Last approval',
+      'Last application',
+    ]);
   });
 
   test('month navigation stops at the current month and at January 2019', async ({ page }) => {

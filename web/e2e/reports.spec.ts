@@ -350,7 +350,7 @@ test.describe('Self Serve import', () => {
     await expect(async () => {
       expect(await tableColumn(page, 'Self Serve (BETA)', 'MID')).toEqual([first]);
       expect(await tableColumn(page, 'Self Serve (BETA)', 'Volume')).toEqual(['12,345.67']);
-      expect(await tableColumn(page, 'Self Serve (BETA)', 'Income')).toEqual(['99.99']);
+      expect(await tableColumn(page, 'Self Serve (BETA)', 'Net income')).toEqual(['99.99']);
     }).toPass();
     await page.goto(`/selfserve?dt=${month}`);
     await settled(page, 'Self Serve (BETA)');

@@ -242,6 +242,18 @@ test('an ISO-bound user sees only their ISO’s figures', async ({ page }) => {
   const rows = card(page, 'Partners').locator('tbody tr');
   await expect(rows).toHaveCount(approved.length);
   if (approved.length > 0) await expect(rows.first()).toContainText('Summit Payment Group');
+
+  // The approval goals are the company's: a partner sees their approvals with no goal, and says why.
+  const goals = await api<GoalRow[]>(page, salesPaths.salesYTDgoals, { dt: current });
+  expect(goals.every((g) => g.goal === null)).toBe(true);
+  const [mtd] = await api<[{ Approved: number }]>(page, salesPaths.approvedMTD, { cntr: 0 });
+  await expect(card(page, 'Goal progress')).toHaveCount(0);
+  await expect(page.getByTestId('goal-approved')).toHaveText((mtd?.Approved ?? 0).toLocaleString('en-US'));
+  await expect(page.getByTestId('goal-none')).toContainText('none is set for your ISO');
+  await expect(page.getByTestId('goal-percent')).toHaveCount(0);
+  const year = card(page, `${current.slice(0, 4)} approvals`);
+  await expect(year).toContainText('none is set for your ISO');
+  await expect(year).not.toContainText('goal for the year');
 });
 
 test('a failed call leaves a quiet note on its cards and the rest of the dashboard works', async ({

@@ -18,6 +18,22 @@ test.describe('sign-in', () => {
     await expect(page.getByText('sales@paydesk.local').first()).toBeVisible();
   });
 
+  test('loading /login signed out logs no console error (the session probe answers 200)', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const probe = page.waitForResponse((r) => r.url().endsWith('/api/app/account/session'));
+    await page.goto('/login');
+    expect((await probe).status()).toBe(200);
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
   test('a wrong password shows the server message under the form', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('Email').fill('finance@paydesk.local');

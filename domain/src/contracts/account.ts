@@ -5,6 +5,8 @@ import { email, requiredText } from './common';
 /** Calls of spec document 1 §7 "Account" and document 2 §7 "Register"; paths and field names are the contract. */
 export const accountPaths = {
   validateUser: '/api/app/account/validateUser',
+  /** Added by PayDesk: is there a session? 200 either way, so a signed-out page load logs no error. */
+  session: '/api/app/account/session',
   signin: '/api/app/account/signin',
   signout: '/api/app/account/signout',
   changePassword: '/api/app/account/changepassword',
@@ -46,6 +48,9 @@ export interface ValidateAnswer {
   success: true;
   user: SessionUser;
 }
+
+/** The session probe's answer: the signed-in user, or that there is none (not an error). */
+export type SessionProbeAnswer = { signedIn: true; user: SessionUser } | { signedIn: false };
 
 export interface MessageAnswer {
   success: boolean;

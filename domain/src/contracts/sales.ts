@@ -96,9 +96,13 @@ export interface YearRow {
   Month: string;
   Approved: number;
 }
+/**
+ * A month's approvals goal. Goals are the company's internal targets and no ISO has goals of its own, so an
+ * ISO-bound user gets every month's goal as null (no goal) rather than the company's figure.
+ */
 export interface GoalRow {
   Month: string;
-  goal: number;
+  goal: number | null;
 }
 export interface HolidayRow {
   holiday: string;
@@ -179,7 +183,10 @@ export type IsoStatus = (typeof ISO_STATUSES)[number];
 export interface IsoPartnerStatusRow {
   iso_name: string;
   iso_status: IsoStatus;
+  /** The latest application submitted; an application is not an approval, so the status rule ignores it. */
   latest_app_date: string | null;
+  /** The latest approval up to the end of the ranges: the date the status rule turns on. */
+  latest_approval_date: string | null;
 }
 
 /** The ISO partner status rule (spec document 3 §4). */

@@ -1,4 +1,4 @@
-import { accountPaths, type SessionUser, type ValidateAnswer } from '@paydesk/domain';
+import { accountPaths, type SessionProbeAnswer, type SessionUser } from '@paydesk/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -40,11 +40,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [navigate, queryClient],
   );
 
+  // The probe answers 200 with or without a session, so a signed-out load logs no failed request.
   const validate = useCallback(async () => {
     try {
-      const answer = await post<ValidateAnswer>(accountPaths.validateUser, {});
-      setUser(answer.user);
-      return answer.user;
+      const answer = await post<SessionProbeAnswer>(accountPaths.session, {});
+      const confirmed = answer.signedIn ? answer.user : null;
+      setUser(confirmed);
+      return confirmed;
     } catch {
       setUser(null);
       return null;

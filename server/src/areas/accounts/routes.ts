@@ -11,6 +11,7 @@ import {
   registerBody,
   resetPasswordBody,
   SESSION_COOKIE,
+  type SessionProbeAnswer,
   type SigninAnswer,
   signinBody,
   type ValidateAnswer,
@@ -25,6 +26,7 @@ import {
   createSession,
   endAllSessions,
   endSession,
+  sessionUser,
   setSessionCookies,
   toSessionUser,
 } from '../../platform/sessions';
@@ -122,6 +124,20 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     access: 'session',
     scope: 'platform',
     handler: async ({ user }): Promise<ValidateAnswer> => ({ success: true, user: toSessionUser(user) }),
+  });
+
+  // The web app's session check. validateUser answers 401 without a session, which a browser logs as an
+  // error on every signed-out page load; this answers 200 either way and, like validateUser, slides a
+  // valid session.
+  route(app, deps, {
+    method: 'POST',
+    url: accountPaths.session,
+    access: 'public',
+    scope: 'platform',
+    handler: async ({ db, req, reply }): Promise<SessionProbeAnswer> => {
+      const user = await sessionUser(db, req, reply);
+      return user ? { signedIn: true, user: toSessionUser(user) } : { signedIn: false };
+    },
   });
 
   route(app, deps, {

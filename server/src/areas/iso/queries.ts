@@ -109,8 +109,9 @@ export async function partnerStatuses(db: Db, b: IsoPartnersStatusBody): Promise
     ['this month', b.this_month_start, b.this_month_end],
     ['last 90 days', b.last_90D_start, b.last_90D_end],
   ]);
-  // One pass over the approvals of both ranges (the approved_at index), then the latest application of each
-  // ISO by its (partner_id, submitted_at) index.
+  // One pass over the approvals of both ranges (the approved_at index), then the latest application and the
+  // latest approval of each ISO. The status turns on approvals, so the latest approval is the date to show
+  // beside it; the latest application only says the ISO is still sending deals.
   const from = b.this_month_start < b.last_90D_start ? b.this_month_start : b.last_90D_start;
   const to = b.this_month_end > b.last_90D_end ? b.this_month_end : b.last_90D_end;
   const { rows } = await sql<{
@@ -118,10 +119,13 @@ export async function partnerStatuses(db: Db, b: IsoPartnersStatusBody): Promise
     this_month: number;
     last_90: number;
     latest_app_date: string | null;
+    latest_approval_date: string | null;
   }>`
     select p.account_name as iso_name, coalesce(c.this_month, 0)::int as this_month, coalesce(c.last_90, 0)::int as last_90,
       (select max(x.submitted_at)::date::text from applications x where x.partner_id = p.id
-         and x.submitted_at < ${b.last_90D_end}::date + 1) as latest_app_date
+         and x.submitted_at < ${b.last_90D_end}::date + 1) as latest_app_date,
+      (select max(x.approved_at)::date::text from applications x where x.partner_id = p.id
+         and x.approved_at < ${to}::date + 1) as latest_approval_date
     from partners p
     left join (
       select a.partner_id,
@@ -136,5 +140,6 @@ export async function partnerStatuses(db: Db, b: IsoPartnersStatusBody): Promise
     iso_name: r.iso_name,
     iso_status: isoStatus(r.this_month, r.last_90),
     latest_app_date: r.latest_app_date,
+    latest_approval_date: r.latest_approval_date,
   }));
 }

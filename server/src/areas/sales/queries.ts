@@ -2,6 +2,7 @@ import type {
   ApprovalDetailRow,
   ApprovedByProfile,
   BankProfileCounts,
+  GoalRow,
   MonthCounts,
   PartnerMerchantRow,
   PartnerRow,
@@ -191,11 +192,19 @@ export async function yearApprovals(db: Db, year: Period) {
   return rows;
 }
 
-export async function yearGoals(db: Db, year: Period) {
-  const { rows } = await sql<{ Month: string; goal: number }>`
-    select to_char(m, 'YYYY-MM') as "Month", coalesce(g.goal, 0) as goal
-    from generate_series(${year.from}::date, ${year.to}::date - interval '1 day', interval '1 month') m
-    left join approval_goals g on g.month = m::date order by 1`.execute(db);
+/**
+ * The approvals goal of each month of a year. The goals are the company's internal targets: with
+ * `companyGoals` false (an ISO-bound user) every month answers no goal, and approval_goals is not read
+ * (the ISO role may not read it either).
+ */
+export async function yearGoals(db: Db, year: Period, { companyGoals }: { companyGoals: boolean }) {
+  const months = sql`generate_series(${year.from}::date, ${year.to}::date - interval '1 day', interval '1 month') m`;
+  const { rows } = companyGoals
+    ? await sql<GoalRow>`select to_char(m, 'YYYY-MM') as "Month", coalesce(g.goal, 0) as goal
+        from ${months} left join approval_goals g on g.month = m::date order by 1`.execute(db)
+    : await sql<GoalRow>`select to_char(m, 'YYYY-MM') as "Month", null::int as goal from ${months} order by 1`.execute(
+        db,
+      );
   return rows;
 }
 

@@ -93,7 +93,14 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
   withDt(salesPaths.approvedYTDDetails, (db, dt) =>
     approvalDetails(db, { from: yearOf(dt).from, to: addDays(dt, 1) }),
   );
-  withDt(salesPaths.salesYTDgoals, (db, dt) => yearGoals(db, yearOf(dt)));
+  route(app, deps, {
+    method: 'POST',
+    url: salesPaths.salesYTDgoals,
+    access: 'session',
+    scope: 'iso',
+    input: dtBody,
+    handler: ({ db, input, user }) => yearGoals(db, yearOf(input.dt), { companyGoals: user.isoId === null }),
+  });
   withDt(salesPaths.holiday, (db, dt) => holidaysOf(db, yearOf(dt)));
 
   route(app, deps, {

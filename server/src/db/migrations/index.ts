@@ -18,6 +18,7 @@ import * as selfserveRows from './2026_11_21_0016_selfserve_rows';
 import * as sortIndexes from './2026_11_21_0017_sort_indexes';
 import * as rollupIsoRows from './2026_11_21_0018_rollup_iso_rows';
 import * as residualSearchIndexes from './2026_11_21_0019_residual_search_indexes';
+import * as approvalGoalsInternal from './2026_11_21_0020_approval_goals_internal';
 import * as partnerStaffAndPublicRole from './2026_11_22_0001_partner_staff_and_public_role';
 import * as signinThrottle from './2026_11_22_0002_signin_throttle';
 
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0017_sort_indexes': sortIndexes,
   '2026_11_21_0018_rollup_iso_rows': rollupIsoRows,
   '2026_11_21_0019_residual_search_indexes': residualSearchIndexes,
+  '2026_11_21_0020_approval_goals_internal': approvalGoalsInternal,
   '2026_11_22_0001_partner_staff_and_public_role': partnerStaffAndPublicRole,
   '2026_11_22_0002_signin_throttle': signinThrottle,
 };

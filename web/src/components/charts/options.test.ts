@@ -58,4 +58,27 @@ describe('chart options', () => {
     for (const zoom of option.dataZoom)
       expect(zoom).toMatchObject({ startValue: 1, endValue: 3, minValueSpan: 2 });
   });
+
+  it('draws nothing for a missing value: no bar, no label, no line point', () => {
+    const option = barOption({
+      categories: ['Oct', 'Nov', 'Dec'],
+      bars: [{ name: 'Approved', values: [3, 0, null], color: '#000', stack: 'goal', labels: true }],
+      lines: [{ name: 'Goal due', values: [4, 2, null], color: '#f00' }],
+    }) as {
+      series: Array<{ data: unknown[]; label?: { formatter: (p: { value: unknown }) => string } }>;
+    };
+    const [bars, line] = option.series;
+    expect(bars?.data).toEqual([3, 0, '-']);
+    expect(line?.data).toEqual([4, 2, '-']);
+    expect(bars?.label?.formatter({ value: '-' })).toBe('');
+    expect(bars?.label?.formatter({ value: 3 })).toBe('3');
+  });
+
+  it('puts a doughnut’s percentages outside the ring, where they are not cut', () => {
+    const pie = pieOption({ name: 'p', slices: [{ name: 'A', value: 2, color: '#000' }] }) as {
+      series: Array<{ label: { position: string }; labelLine: { show: boolean } }>;
+    };
+    expect(pie.series[0]?.label.position).toBe('outside');
+    expect(pie.series[0]?.labelLine.show).toBe(true);
+  });
 });

@@ -24,9 +24,15 @@ const FONT = 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Ne
 const AXIS_TEXT = '#495057';
 const GRID_LINE = '#e9ecef';
 
+/** A bar or point left out: a month that has not begun has nothing to draw. */
+export type ChartValue = number | null;
+
+/** ECharts' empty value: nothing is drawn and the tooltip skips it. */
+const drawn = (value: ChartValue) => (value === null ? '-' : value);
+
 export interface BarSeries {
   name: string;
-  values: readonly number[];
+  values: readonly ChartValue[];
   color: string;
   /** Series with the same stack name pile up. */
   stack?: string;
@@ -38,7 +44,7 @@ export interface BarSeries {
 
 export interface LineSeries {
   name: string;
-  values: readonly number[];
+  values: readonly ChartValue[];
   color: string;
 }
 
@@ -59,7 +65,10 @@ export interface BarChartSpec {
   legend?: boolean;
   /** How values read on the value axis and in the tooltip (and bar labels); counts when absent. */
   format?: { axis: (value: number) => string; value: (value: number) => string };
-  /** A title on the value axis, e.g. its unit. */
+  /**
+   * The value axis's unit, e.g. "$ millions". The convention: a scaled axis names its unit here and its
+   * ticks are plain numbers in that unit ("2,100" under "thousands", never "2,100K").
+   */
   valueAxisName?: string;
 }
 
@@ -93,7 +102,9 @@ export function barOption(spec: BarChartSpec): ChartOption {
     name: bar.name,
     stack: bar.stack,
     data: bar.values.map((value, i) =>
-      bar.colors ? { value, itemStyle: { color: bar.colors[i % bar.colors.length] } } : value,
+      bar.colors
+        ? { value: drawn(value), itemStyle: { color: bar.colors[i % bar.colors.length] } }
+        : drawn(value),
     ),
     itemStyle: {
       color: bar.color,
@@ -104,7 +115,8 @@ export function barOption(spec: BarChartSpec): ChartOption {
       ? {
           show: true,
           position: bar.stack ? 'inside' : spec.horizontal ? 'right' : 'top',
-          formatter: (p: { value: unknown }) => (p.value === 0 && bar.stack ? '' : valueFormat(p.value)),
+          formatter: (p: { value: unknown }) =>
+            typeof p.value !== 'number' || (p.value === 0 && bar.stack) ? '' : valueFormat(p.value),
           fontSize: 12,
           fontWeight: 600,
           fontFamily: FONT,
@@ -116,7 +128,7 @@ export function barOption(spec: BarChartSpec): ChartOption {
   const lines: LineSeriesOption[] = (spec.lines ?? []).map((line) => ({
     type: 'line',
     name: line.name,
-    data: [...line.values],
+    data: line.values.map(drawn),
     itemStyle: { color: line.color },
     lineStyle: { color: line.color, width: 2, type: 'dashed' },
     symbol: 'circle',
@@ -156,7 +168,10 @@ export interface PieSlice {
   color: string;
 }
 
-/** A doughnut of shares; empty slices are left out so their labels do not pile up at zero. */
+/**
+ * A doughnut of shares; empty slices are left out so their labels do not pile up at zero. The percentages
+ * sit outside the ring on short leader lines: inside, a label wider than the ring was cut at its edges.
+ */
 export function pieOption(spec: { name: string; slices: readonly PieSlice[] }): ChartOption {
   const slices = spec.slices.filter((s) => s.value > 0);
   return {
@@ -170,20 +185,22 @@ export function pieOption(spec: { name: string; slices: readonly PieSlice[] }): 
       {
         type: 'pie',
         name: spec.name,
-        radius: ['48%', '78%'],
+        radius: ['36%', '58%'],
         center: ['50%', '50%'],
         avoidLabelOverlap: true,
         itemStyle: { borderColor: '#fff', borderWidth: 2 },
         label: {
           show: true,
-          position: 'inside',
+          position: 'outside',
+          // A narrow card must not cut "33%" down to "…": the ring is sized to leave the labels room.
+          overflow: 'none',
           formatter: (p: { percent?: number }) =>
-            (p.percent ?? 0) >= 6 ? `${Math.round(p.percent ?? 0)}%` : '',
-          color: '#fff',
+            (p.percent ?? 0) >= 1 ? `${Math.round(p.percent ?? 0)}%` : '',
+          color: '#212529',
           fontWeight: 600,
           fontSize: 12,
         },
-        labelLine: { show: false },
+        labelLine: { show: true, length: 6, length2: 6 },
         data: slices.map((s) => ({ name: s.name, value: s.value, itemStyle: { color: s.color } })),
       },
     ],

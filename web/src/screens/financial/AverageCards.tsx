@@ -36,8 +36,8 @@ const CARDS: readonly CardSpec[] = [
   },
   {
     key: 'Income',
-    title: 'Income',
-    unit: 'per merchant a month',
+    title: 'Net income',
+    unit: 'per merchant a month (gross less expenses)',
     format: (v) => `$${formatMoney(v)}`,
     testId: 'avg-income',
   },
@@ -61,8 +61,9 @@ interface AverageCardsProps {
 }
 
 /**
- * The four averages, each as a big figure and a doughnut of the filtered merchants' average against every
- * merchant's (100% = the same as all merchants; beyond 100% the ring is full and the label says how far).
+ * The four averages, each as a big figure and a ring comparing the filtered merchants' average with the
+ * average over all merchants (100% = the same; beyond 100% the ring is full and the label says how far).
+ * It compares averages, not a part with the whole, so it is labelled "of the all-merchant average".
  */
 export function AverageCards({ filtered, all, everyone, loading, stale, failed }: AverageCardsProps) {
   return (
@@ -108,7 +109,7 @@ export function AverageCards({ filtered, all, everyone, loading, stale, failed }
                   label={
                     share === null
                       ? 'No merchant activity to compare with'
-                      : `${share}% of the average over all merchants`
+                      : `The filtered merchants’ average is ${share}% of the average over all merchants. It compares averages, so it can exceed 100%.`
                   }
                   withArrow
                 >
@@ -117,7 +118,7 @@ export function AverageCards({ filtered, all, everyone, loading, stale, failed }
                       size={84}
                       thickness={9}
                       roundCaps
-                      aria-label={`${card.title}: ${share === null ? 'no comparison' : `${share}% of all merchants`}`}
+                      aria-label={`${card.title}: ${share === null ? 'no comparison' : `${share}% of the all-merchant average`}`}
                       sections={share === null ? [] : [{ value: Math.min(100, share), color }]}
                       label={
                         <Stack gap={0} align="center">
@@ -125,7 +126,7 @@ export function AverageCards({ filtered, all, everyone, loading, stale, failed }
                             {share === null ? '—' : `${share}%`}
                           </Text>
                           <Text fz={9} c="dimmed" lh={1.3}>
-                            of all
+                            of avg.
                           </Text>
                         </Stack>
                       }
@@ -137,8 +138,8 @@ export function AverageCards({ filtered, all, everyone, loading, stale, failed }
             {value !== undefined && (
               <Text fz="xs" c="dimmed" mt={4} data-testid={`${card.testId}-all`}>
                 {everyone
-                  ? 'All merchants'
-                  : `All merchants: ${reference === undefined ? '—' : card.format(reference)}`}
+                  ? 'All merchants (no filter)'
+                  : `All-merchant average: ${reference === undefined ? '—' : card.format(reference)}`}
               </Text>
             )}
           </DashCard>

@@ -9,6 +9,7 @@ import {
   AXIS_UNITS,
   axisLabel,
   chartWindow,
+  MEASURE_LABELS,
   MEASURES,
   type Measure,
   type SelectedMonth,
@@ -64,7 +65,7 @@ export function MonthlyChart({
       categories: months.map(SHORT),
       bars: [
         {
-          name: measure,
+          name: MEASURE_LABELS[measure],
           values,
           color: MEASURE_COLORS[measure],
           colors: months.map((m) =>
@@ -120,7 +121,7 @@ export function MonthlyChart({
         <Tabs.List mb="sm">
           {MEASURES.map((m) => (
             <Tabs.Tab key={m} value={m}>
-              {m}
+              {MEASURE_LABELS[m]}
             </Tabs.Tab>
           ))}
         </Tabs.List>
@@ -137,7 +138,7 @@ export function MonthlyChart({
                   <EChart
                     option={option}
                     height={340}
-                    label={`${m} by month: ${rows.map((r) => `${monthLabel(`${r.Year_Months}-01`)} ${valueLabel(m, Number(r[m]))}`).join(', ')}`}
+                    label={`${MEASURE_LABELS[m]} by month: ${rows.map((r) => `${monthLabel(`${r.Year_Months}-01`)} ${valueLabel(m, Number(r[m]))}`).join(', ')}`}
                     onItemClick={onItem}
                     onBlankClick={onBlank}
                     onZoom={onZoom}

@@ -180,17 +180,19 @@ export function chartWindow(months: readonly string[], current: string) {
 export type Measure = 'Volume' | 'Transactions' | 'Income';
 export const MEASURES: readonly Measure[] = ['Volume', 'Transactions', 'Income'];
 
-const compact = (value: number, divisor: number, suffix: string, money: boolean) => {
-  const scaled = value / divisor;
-  const digits = Math.abs(scaled) >= 100 || scaled === Math.trunc(scaled) ? 0 : 1;
-  return `${money ? '$' : ''}${scaled.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })}${suffix}`;
+const scaled = (value: number, divisor: number) => {
+  const v = value / divisor;
+  const digits = Math.abs(v) >= 100 || v === Math.trunc(v) ? 0 : 1;
+  return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 };
 
-/** Axis labels: volume in $ millions, transactions and income in thousands (spec §2). */
+/**
+ * Axis ticks: plain numbers in the unit the axis names (AXIS_UNITS): volume in $ millions, transactions and
+ * income in thousands (spec §2). No "K"/"M" suffix, which beside a unit title read as thousands of thousands.
+ */
 export function axisLabel(measure: Measure, value: number): string {
   if (value === 0) return '0';
-  if (measure === 'Volume') return compact(value, 1_000_000, 'M', true);
-  return compact(value, 1_000, 'K', measure === 'Income');
+  return scaled(value, measure === 'Volume' ? 1_000_000 : 1_000);
 }
 
 /** A bar's exact value, for the tooltip. */
@@ -199,14 +201,25 @@ export function valueLabel(measure: Measure, value: number): string {
   return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
-/** What the axis is in, for its title. */
-export const AXIS_UNITS: Record<Measure, string> = {
-  Volume: '$ millions',
-  Transactions: 'thousands',
-  Income: '$ thousands',
+/** What each measure is, for its tab and tooltip: the dashboard's income is the merchants' net income. */
+export const MEASURE_LABELS: Record<Measure, string> = {
+  Volume: 'Volume',
+  Transactions: 'Transactions',
+  Income: 'Net income',
 };
 
-/** The filtered average as a share of every merchant's average, for the doughnut; null when there is none. */
+/** What the axis is in, for its title. */
+export const AXIS_UNITS: Record<Measure, string> = {
+  Volume: 'Volume, $ millions',
+  Transactions: 'Transactions, thousands',
+  Income: 'Net income, $ thousands',
+};
+
+/**
+ * The filtered merchants' average as a percentage of the average over all merchants; null when there is none.
+ * It compares two averages, not a part with its whole, so a selection of busier-than-average merchants
+ * reads above 100 %.
+ */
 export function shareOfAll(filtered: number, all: number): number | null {
   if (!Number.isFinite(filtered) || !Number.isFinite(all) || all <= 0) return null;
   return Math.round((filtered / all) * 100);

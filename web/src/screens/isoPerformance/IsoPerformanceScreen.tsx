@@ -115,7 +115,11 @@ export default function IsoPerformanceScreen() {
         opened={status !== null}
         onClose={() => setStatus(null)}
         title={status ? `${STATUS_LABELS[status]} partners, ${label}` : ''}
-        subject={status ? `${STATUS_RULES[status]}, as of ${label}.` : undefined}
+        subject={
+          status
+            ? `${STATUS_RULES[status]}, as of ${label}. The status counts approvals: “Last approval” is the date it turns on; “Last application” is the latest submitted, approved or not.`
+            : undefined
+        }
         datasets={
           status && groups
             ? [
@@ -123,7 +127,8 @@ export default function IsoPerformanceScreen() {
                   title: `${STATUS_LABELS[status]} partners`,
                   columns: [
                     { key: 'iso_name', header: 'Partner' },
-                    { key: 'latest_app_date', header: 'Latest app date' },
+                    { key: 'latest_approval_date', header: 'Last approval' },
+                    { key: 'latest_app_date', header: 'Last application' },
                   ],
                   rows: groups[status] as unknown as Record<string, unknown>[],
                 },

@@ -24,9 +24,19 @@ describe('ISO partner status ranges', () => {
 describe('byStatus', () => {
   it('groups partners by status, every status present', () => {
     const groups = byStatus([
-      { iso_name: 'A', iso_status: 'Active', latest_app_date: '2026-11-02' },
-      { iso_name: 'B', iso_status: 'Dead', latest_app_date: null },
-      { iso_name: 'C', iso_status: 'Active', latest_app_date: '2026-11-03' },
+      {
+        iso_name: 'A',
+        iso_status: 'Active',
+        latest_app_date: '2026-11-02',
+        latest_approval_date: '2026-11-01',
+      },
+      { iso_name: 'B', iso_status: 'Dead', latest_app_date: null, latest_approval_date: null },
+      {
+        iso_name: 'C',
+        iso_status: 'Active',
+        latest_app_date: '2026-11-03',
+        latest_approval_date: '2026-11-03',
+      },
     ]);
     expect(groups.Active.map((r) => r.iso_name)).toEqual(['A', 'C']);
     expect(groups.InActive).toEqual([]);

@@ -1,5 +1,13 @@
-import { Button, Paper, Stack, TextInput } from '@mantine/core';
-import { accountPaths, type Department, type MessageAnswer, PASSWORD_HINT } from '@paydesk/domain';
+import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  accountPaths,
+  DEPARTMENT_DESCRIPTIONS,
+  DEPARTMENT_LABELS,
+  DEPARTMENTS,
+  type Department,
+  type MessageAnswer,
+  PASSWORD_HINT,
+} from '@paydesk/domain';
 import { IconAt, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -58,39 +66,76 @@ function RegisterForm() {
   };
 
   return (
-    <Paper withBorder radius="lg" p="xl" maw={520}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="off"
-            placeholder="new.user@company.com"
-            leftSection={<IconAt size={16} />}
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value.toLowerCase())}
-          />
-          <DepartmentSelect value={department} onChange={setDepartment} />
-          <PasswordField
-            label="New password"
-            description={PASSWORD_HINT}
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-          />
-          <PasswordField
-            label="Confirm password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(event) => setConfirm(event.currentTarget.value)}
-            error={mismatch ? 'Password and confirm password do not match' : undefined}
-          />
-          <Button type="submit" loading={loading} disabled={!ready} leftSection={<IconUserPlus size={16} />}>
-            Register
-          </Button>
-          {outcome && <FormAlert kind={outcome.kind}>{outcome.message}</FormAlert>}
-        </Stack>
-      </form>
+    <Group align="flex-start" gap="lg" wrap="wrap">
+      <Paper withBorder radius="lg" p="xl" maw={520} style={{ flex: '1 1 420px' }}>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <TextInput
+              label="Email"
+              type="email"
+              autoComplete="off"
+              placeholder="new.user@company.com"
+              leftSection={<IconAt size={16} />}
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value.toLowerCase())}
+            />
+            <DepartmentSelect
+              value={department}
+              onChange={setDepartment}
+              description={
+                department ? DEPARTMENT_DESCRIPTIONS[department] : 'Decides which screens the user sees'
+              }
+            />
+            <PasswordField
+              label="New password"
+              description={PASSWORD_HINT}
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
+            <PasswordField
+              label="Confirm password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(event) => setConfirm(event.currentTarget.value)}
+              error={mismatch ? 'Password and confirm password do not match' : undefined}
+            />
+            <Button
+              type="submit"
+              loading={loading}
+              disabled={!ready}
+              leftSection={<IconUserPlus size={16} />}
+            >
+              Register
+            </Button>
+            {outcome && <FormAlert kind={outcome.kind}>{outcome.message}</FormAlert>}
+          </Stack>
+        </form>
+      </Paper>
+      <DepartmentGuide selected={department} />
+    </Group>
+  );
+}
+
+/** The five departments and what each may do, beside the choice. */
+function DepartmentGuide({ selected }: { selected: Department | null }) {
+  return (
+    <Paper withBorder radius="lg" p="lg" maw={440} style={{ flex: '1 1 320px' }}>
+      <Title order={2} fz="md" mb="sm" data-testid="department-guide">
+        Departments
+      </Title>
+      <Stack gap="sm">
+        {DEPARTMENTS.map((d) => (
+          <div key={d} data-testid={`department-${d}`}>
+            <Text fz="sm" fw={d === selected ? 700 : 600} c={d === selected ? 'indigo.7' : undefined}>
+              {DEPARTMENT_LABELS[d]}
+            </Text>
+            <Text fz="xs" c="dimmed">
+              {DEPARTMENT_DESCRIPTIONS[d]}
+            </Text>
+          </div>
+        ))}
+      </Stack>
     </Paper>
   );
 }

@@ -8,6 +8,7 @@ import {
   DayCard,
   GoalCard,
   MonthTotalsCard,
+  NO_GOAL_NOTE,
   PartnerCard,
   PendingCard,
   SharePieCard,
@@ -58,6 +59,15 @@ export default function SalesScreen() {
 
   const openGoal = () => {
     const p = d.goal.progress;
+    if (p === null) {
+      setDetail({
+        title: `Approvals, ${monthName}`,
+        subject: NO_GOAL_NOTE,
+        datasets: [],
+        approvals: { from: d.month, to: d.lastDay, title: `Approvals in ${monthName}` },
+      });
+      return;
+    }
     if (!p) return;
     setDetail({
       title: `Goal progress, ${monthName}`,
@@ -137,21 +147,42 @@ export default function SalesScreen() {
   const openYear = () => {
     const rows = d.year.data;
     if (!rows) return;
-    setDetail({
-      title: `${year} approvals against goals`,
-      datasets: [
-        {
-          title: `${year} by month`,
-          columns: [
-            { key: 'Month', header: 'Month' },
-            { key: 'Approved', header: 'Approved', numeric: true },
-            { key: 'goal', header: 'Goal', numeric: true },
-            { key: 'percent', header: '% of goal', numeric: true },
-          ],
-          rows: rows.map((r) => ({ ...r, percent: percentOf(r.Approved, r.goal) })),
-        },
-      ],
-    });
+    const begun = rows.filter((r) => r.Approved !== null);
+    setDetail(
+      d.year.withGoals
+        ? {
+            title: `${year} approvals against goals`,
+            subject:
+              'Each month against the goal due by today: the current month’s goal prorated by elapsed business days, as on the goal card.',
+            datasets: [
+              {
+                title: `${year} by month`,
+                columns: [
+                  { key: 'Month', header: 'Month' },
+                  { key: 'Approved', header: 'Approved', numeric: true },
+                  { key: 'goalDue', header: 'Goal due', numeric: true },
+                  { key: 'monthGoal', header: 'Month goal', numeric: true },
+                  { key: 'percent', header: '% of goal due', numeric: true },
+                ],
+                rows: begun.map((r) => ({ ...r, percent: percentOf(r.Approved ?? 0, r.goalDue ?? 0) })),
+              },
+            ],
+          }
+        : {
+            title: `${year} approvals`,
+            subject: NO_GOAL_NOTE,
+            datasets: [
+              {
+                title: `${year} by month`,
+                columns: [
+                  { key: 'Month', header: 'Month' },
+                  { key: 'Approved', header: 'Approved', numeric: true },
+                ],
+                rows: begun.map((r) => ({ Month: r.Month, Approved: r.Approved })),
+              },
+            ],
+          },
+    );
   };
 
   const openPending = () => {
@@ -199,11 +230,17 @@ export default function SalesScreen() {
         actions={
           <Group gap="sm" wrap="nowrap" align="center">
             {d.live ? (
-              <Badge color="teal" variant="dot" size="lg" data-testid="live-badge">
+              <Badge color="teal" variant="dot" size="lg" data-testid="live-badge" style={{ flex: 'none' }}>
                 Live
               </Badge>
             ) : (
-              <Badge color="gray" variant="light" size="lg" data-testid="summary-badge">
+              <Badge
+                color="gray"
+                variant="light"
+                size="lg"
+                data-testid="summary-badge"
+                style={{ flex: 'none' }}
+              >
                 Month summary
               </Badge>
             )}
@@ -221,6 +258,7 @@ export default function SalesScreen() {
         <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>
           <GoalCard
             progress={d.goal.progress}
+            approved={d.goal.approved}
             monthName={monthName}
             live={d.live}
             loading={d.goal.loading}
@@ -288,6 +326,7 @@ export default function SalesScreen() {
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <YearCard
             rows={d.year.data}
+            withGoals={d.year.withGoals}
             year={year}
             selectedMonth={d.month}
             loading={d.year.loading}

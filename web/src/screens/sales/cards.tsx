@@ -33,7 +33,7 @@ import {
   pieOption,
 } from '../../components/charts';
 import { DashCard, Figure } from '../../components/DashCard';
-import type { PartnerView, ProfileSplit } from './salesModel';
+import type { PartnerView, ProfileSplit, YearMonth } from './salesModel';
 import { partnerViewTitle } from './salesModel';
 
 interface State {
@@ -51,15 +51,51 @@ function progressColor(percent: number | null): string {
   return 'red';
 }
 
+/** Shown instead of a goal comparison to users whose approvals have no goal (ISO-bound users). */
+export const NO_GOAL_NOTE =
+  'Approval goals are the company’s internal targets and none is set for your ISO, so your approvals are shown without a goal.';
+
 export function GoalCard({
   progress,
+  approved,
   monthName,
   live,
   onDownload,
   ...state
-}: State & { progress: GoalProgress | undefined; monthName: string; live: boolean; onDownload: () => void }) {
+}: State & {
+  /** null: no goal to compare with. */
+  progress: GoalProgress | null | undefined;
+  approved: number | undefined;
+  monthName: string;
+  live: boolean;
+  onDownload: () => void;
+}) {
   const percent = progress?.percent ?? null;
   const color = progressColor(percent);
+  if (progress === null)
+    return (
+      <DashCard
+        title="Approvals"
+        subtitle={`${monthName}${live ? ' so far' : ''}`}
+        onDownload={onDownload}
+        testId="card-goal"
+        {...state}
+      >
+        {approved !== undefined && (
+          <Stack gap="sm" data-testid="goal-none">
+            <Figure
+              label="Approved"
+              value={approved}
+              color={MEASURE_COLORS.approved}
+              testId="goal-approved"
+            />
+            <Text fz="sm" c="dimmed">
+              {NO_GOAL_NOTE}
+            </Text>
+          </Stack>
+        )}
+      </DashCard>
+    );
   return (
     <DashCard
       title="Goal progress"
@@ -340,12 +376,15 @@ const SHORT_MONTH = (month: string) =>
 
 export function YearCard({
   rows,
+  withGoals,
   year,
   selectedMonth,
   onDownload,
   ...state
 }: State & {
-  rows: { Month: string; Approved: number; goal: number }[] | undefined;
+  rows: YearMonth[] | undefined;
+  /** False for a user with no goals (ISO-bound): approvals alone, no goal bars or line. */
+  withGoals: boolean;
   year: string;
   selectedMonth: string;
   onDownload: () => void;
@@ -366,24 +405,41 @@ export function YearCard({
                 stack: 'goal',
                 labels: true,
               },
-              {
-                name: 'Short of goal',
-                values: rows.map((r) => Math.max(0, r.goal - r.Approved)),
-                color: '#b2f2bb',
-                stack: 'goal',
-              },
+              ...(withGoals
+                ? [
+                    {
+                      name: 'Short of goal due',
+                      values: rows.map((r) =>
+                        r.goalDue === null || r.Approved === null
+                          ? null
+                          : Math.max(0, r.goalDue - r.Approved),
+                      ),
+                      color: '#b2f2bb',
+                      stack: 'goal',
+                    },
+                  ]
+                : []),
             ],
-            lines: [{ name: 'Goal', values: rows.map((r) => r.goal), color: MEASURE_COLORS.goal }],
+            lines: withGoals
+              ? [{ name: 'Goal due', values: rows.map((r) => r.goalDue), color: MEASURE_COLORS.goal }]
+              : [],
+            legend: withGoals,
           })
         : undefined,
-    [rows, selectedMonth],
+    [rows, selectedMonth, withGoals],
   );
-  const approved = rows?.reduce((n, r) => n + r.Approved, 0) ?? 0;
-  const goal = rows?.reduce((n, r) => n + r.goal, 0) ?? 0;
+  const approved = rows?.reduce((n, r) => n + (r.Approved ?? 0), 0) ?? 0;
+  const due = rows?.reduce((n, r) => n + (r.goalDue ?? 0), 0) ?? 0;
   return (
     <DashCard
-      title={`${year} approvals against goals`}
-      subtitle={rows ? `${fmt(approved)} approved of a ${fmt(goal)} goal for the year` : undefined}
+      title={withGoals ? `${year} approvals against goals` : `${year} approvals`}
+      subtitle={
+        rows
+          ? withGoals
+            ? `${fmt(approved)} approved of ${fmt(Math.round(due))} due so far; this month’s goal is prorated by business days`
+            : `${fmt(approved)} approved. ${NO_GOAL_NOTE}`
+          : undefined
+      }
       onDownload={onDownload}
       testId="card-year"
       skeleton={240}
@@ -393,7 +449,10 @@ export function YearCard({
         <EChart
           option={option}
           height={260}
-          label={`${year}: ${rows.map((r) => `${r.Month} ${r.Approved} of ${r.goal}`).join(', ')}`}
+          label={`${year}: ${rows
+            .filter((r) => r.Approved !== null)
+            .map((r) => `${r.Month} ${r.Approved}${r.goalDue === null ? '' : ` of ${r.goalDue} due`}`)
+            .join(', ')}`}
         />
       )}
     </DashCard>

@@ -1,9 +1,11 @@
+import { goalProgress } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
 import {
   canGoNext,
   canGoPrevious,
   clampCntr,
   cntrOfMonth,
+  hasGoals,
   lastDayShown,
   minCntr,
   monthOfCntr,
@@ -12,6 +14,7 @@ import {
   type PartnerView,
   profileSplit,
   viewFor,
+  yearMonths,
 } from './salesModel';
 
 const current = '2026-11-01';
@@ -85,5 +88,42 @@ describe('profileSplit', () => {
       Unassigned: 2,
     });
     expect(profileSplit()).toEqual({ total: 0, PayLo: 0, Traditional: 0, 'High Risk': 0, Unassigned: 0 });
+  });
+});
+
+describe('the year against goals', () => {
+  // November 2026: Veterans Day (11th) and Thanksgiving (26th) are bank holidays; 19 business days.
+  const holidays = new Set(['2026-11-11', '2026-11-26']);
+  const year = [
+    { Month: '2026-10', Approved: 210 },
+    { Month: '2026-11', Approved: 117 },
+    { Month: '2026-12', Approved: 0 },
+  ];
+  const goals = [
+    { Month: '2026-10', goal: 200 },
+    { Month: '2026-11', goal: 190 },
+    { Month: '2026-12', goal: 180 },
+  ];
+
+  it('prorates the current month as the goal card does and draws nothing for a month not begun', () => {
+    const rows = yearMonths(year, goals, '2026-11-20', holidays);
+    expect(rows).toEqual([
+      { Month: '2026-10', Approved: 210, goalDue: 200, monthGoal: 200 },
+      // The goal card's prorated goal on the 20th: 190 × 13 / 19 business days.
+      { Month: '2026-11', Approved: 117, goalDue: 130, monthGoal: 190 },
+      { Month: '2026-12', Approved: null, goalDue: null, monthGoal: 180 },
+    ]);
+    expect(rows[1]?.goalDue).toBe(goalProgress('2026-11-01', '2026-11-20', 190, 117, holidays).proratedGoal);
+  });
+
+  it('without goals (an ISO-bound user) keeps the approvals and no goal', () => {
+    const none = goals.map((g) => ({ ...g, goal: null }));
+    expect(hasGoals(none)).toBe(false);
+    expect(hasGoals(goals)).toBe(true);
+    expect(yearMonths(year, none, '2026-11-20', holidays).map((r) => [r.Approved, r.goalDue])).toEqual([
+      [210, null],
+      [117, null],
+      [null, null],
+    ]);
   });
 });

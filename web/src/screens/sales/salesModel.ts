@@ -1,4 +1,12 @@
-import { addMonths, lastDayOfMonth, monthStart, SALES_FIRST_MONTH } from '@paydesk/domain';
+import {
+  addMonths,
+  type GoalRow,
+  goalDueBy,
+  lastDayOfMonth,
+  monthStart,
+  SALES_FIRST_MONTH,
+  type YearRow,
+} from '@paydesk/domain';
 
 /** The UTC day the server counts "today" by, 'YYYY-MM-DD'. */
 export function todayIso(now = new Date()): string {
@@ -94,3 +102,44 @@ export function profileSplit(total = 0, payLo = 0, traditional = 0, highRisk = 0
     Unassigned: Math.max(0, total - payLo - traditional - highRisk),
   };
 }
+
+// ---------------------------------------------------------------- the year against goals
+
+export interface YearMonth {
+  Month: string;
+  /** Null for a month that has not begun: nothing to draw. */
+  Approved: number | null;
+  /** The goal due by today (goalDueBy, as the goal card): null without a goal or before the month begins. */
+  goalDue: number | null;
+  /** The whole month's goal; null without a goal. */
+  monthGoal: number | null;
+}
+
+/**
+ * The yearly chart's months. Each compares approvals with the goal due so far by the goal card's own rule
+ * (the current month prorated by business days); a month not yet begun has neither. Without goals (an
+ * ISO-bound user: the goals are the company's) the approvals stand alone.
+ */
+export function yearMonths(
+  year: readonly YearRow[],
+  goals: readonly GoalRow[],
+  today: string,
+  holidays: ReadonlySet<string>,
+): YearMonth[] {
+  return year.map((row) => {
+    const month = `${row.Month}-01`;
+    const begun = month <= today;
+    const goal = goals.find((g) => g.Month === row.Month)?.goal ?? null;
+    const monthGoal = goal === null ? null : Number(goal);
+    const due = monthGoal === null || !begun ? null : goalDueBy(month, today, monthGoal, holidays);
+    return {
+      Month: row.Month,
+      Approved: begun ? row.Approved : null,
+      goalDue: due === null ? null : Math.round(due * 10) / 10,
+      monthGoal,
+    };
+  });
+}
+
+/** True when the answer carries goals; an ISO-bound user's goals are all null. */
+export const hasGoals = (goals: readonly GoalRow[]) => goals.some((g) => g.goal !== null);

@@ -23,11 +23,13 @@ import { salesKeys } from './keys';
 import {
   clampCntr,
   currentMonth,
+  hasGoals,
   lastDayShown,
   monthOfCntr,
   type PartnerView,
   profileSplit,
   todayIso,
+  yearMonths,
 } from './salesModel';
 
 /** A dashboard call's state as a card shows it: failures are logged and shown discreetly, never thrown. */
@@ -146,15 +148,11 @@ export function useSalesDashboard(cntr: number, current: string) {
 
   const approvedMonth = approvedMTD.data?.[0];
   const goalRow = goals.data?.find((g) => `${g.Month}-01` === month);
+  const holidaySet = holidays.data ? new Set(holidays.data.map((h) => h.holiday)) : undefined;
+  const withGoals = goals.data ? hasGoals(goals.data) : undefined;
   const progress =
-    approvedMonth && goals.data && holidays.data
-      ? goalProgress(
-          month,
-          today,
-          Number(goalRow?.goal ?? 0),
-          approvedMonth.Approved,
-          new Set(holidays.data.map((h) => h.holiday)),
-        )
+    approvedMonth && goals.data && holidaySet && withGoals
+      ? goalProgress(month, today, Number(goalRow?.goal ?? 0), approvedMonth.Approved, holidaySet)
       : undefined;
 
   const split = (a?: ApprovedByProfile, s?: SubmittedByProfile) => ({
@@ -170,7 +168,9 @@ export function useSalesDashboard(cntr: number, current: string) {
     monthEnd: lastDayOfMonth(month),
     lastDay: lastDayShown(month, today),
     goal: {
-      progress,
+      /** Null when there are no goals to compare with (an ISO-bound user). */
+      progress: withGoals === false ? null : progress,
+      approved: approvedMonth?.Approved,
       loading: approvedMTD.loading || goals.loading || holidays.loading,
       failed: approvedMTD.failed || goals.failed || holidays.failed,
     },
@@ -203,15 +203,12 @@ export function useSalesDashboard(cntr: number, current: string) {
     },
     year: {
       data:
-        year.data && goals.data
-          ? year.data.map((row) => ({
-              Month: row.Month,
-              Approved: row.Approved,
-              goal: Number(goals.data?.find((g) => g.Month === row.Month)?.goal ?? 0),
-            }))
+        year.data && goals.data && holidaySet
+          ? yearMonths(year.data, goals.data, today, holidaySet)
           : undefined,
-      loading: year.loading || goals.loading,
-      failed: year.failed || goals.failed,
+      withGoals: withGoals ?? true,
+      loading: year.loading || goals.loading || holidays.loading,
+      failed: year.failed || goals.failed || holidays.failed,
     },
     pending: {
       data: pending45.data?.map((row) => ({

@@ -30,13 +30,16 @@ import {
   evaluate,
   GENERAL_FIELDS,
   HOUSE,
+  HOUSE_REMAINDER,
   initialTexts,
   LIABILITY_FIELDS,
   MERCHANT_GROUPS,
+  merchantEntered,
   type NumericField,
   OTHER_PROCESSOR_FIELDS,
   type Texts,
   type View,
+  WORKED_EXAMPLE,
 } from './calculatorModel';
 import {
   Breakdown,
@@ -131,7 +134,7 @@ export default function SalesCalculatorScreen() {
           >
             <Group gap="lg" mt={4}>
               <Radio value="iso" label="ISO share" />
-              <Radio value="house" label={`${HOUSE} share`} />
+              <Radio value="house" label={HOUSE_REMAINDER} />
             </Group>
           </Radio.Group>
           {errorCount > 0 && (
@@ -147,7 +150,16 @@ export default function SalesCalculatorScreen() {
             </Alert>
           )}
         </Group>
-        <Totals result={result} view={view} isc={inputs.isc} />
+        <Totals
+          result={result}
+          view={view}
+          isc={inputs.isc}
+          empty={!merchantEntered(texts)}
+          onExample={() => {
+            setChoices((c) => WORKED_EXAMPLE.choices(c));
+            setTexts((t) => ({ ...t, ...WORKED_EXAMPLE.texts }));
+          }}
+        />
       </Card>
 
       <Grid gap="md" align="flex-start">

@@ -1,6 +1,15 @@
 import { CALCULATOR_DEFAULTS, formatCents, withBank, withProfile } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
-import { evaluate, initialTexts, parseDecimal, parseField, type Texts } from './calculatorModel';
+import {
+  evaluate,
+  initialTexts,
+  merchantEntered,
+  NEGATIVE_REFUSED,
+  parseDecimal,
+  parseField,
+  type Texts,
+  WORKED_EXAMPLE,
+} from './calculatorModel';
 
 describe('typed figures', () => {
   it('reads decimals up to the field’s places, with thousands separators, blank as 0', () => {
@@ -68,5 +77,30 @@ describe('the calculator screen’s figures', () => {
     const { result, errors } = evaluate(traditionalCbcal, { ...example1, income: '25o' });
     expect(Object.keys(errors)).toEqual(['income']);
     expect(formatCents(result.monthly.total)).toBe('-71.27');
+  });
+});
+
+describe('an empty calculator', () => {
+  it('waits for the merchant’s figures: the pricing defaults alone do not count as entered', () => {
+    expect(merchantEntered(initialTexts())).toBe(false);
+    expect(merchantEntered({ ...initialTexts(), grossVolume: ' ' })).toBe(false);
+    expect(merchantEntered({ ...initialTexts(), grossVolume: '100' })).toBe(true);
+  });
+
+  it('offers worked example 1 of docs/calculator.md, which prices as the guide says', () => {
+    const { result } = evaluate(WORKED_EXAMPLE.choices(CALCULATOR_DEFAULTS), {
+      ...initialTexts(),
+      ...WORKED_EXAMPLE.texts,
+    });
+    expect([result.monthly.total, result.monthly.iso, result.monthly.house].map(formatCents)).toEqual([
+      '178.73',
+      '143.99',
+      '34.74',
+    ]);
+  });
+
+  it('refuses a negative figure and says why', () => {
+    expect(parseField('expense', '-40')).toEqual({ ok: false, error: NEGATIVE_REFUSED });
+    expect(parseField('authorizations', '-3')).toEqual({ ok: false, error: 'A count cannot be negative' });
   });
 });

@@ -4,6 +4,8 @@ import {
   type CalculatorResult,
   calculate,
   decimalsOf,
+  withBank,
+  withProfile,
 } from '@paydesk/domain';
 
 /** The inputs typed as free text (the rest are choices or fixed terms). */
@@ -132,12 +134,23 @@ export type Texts = Partial<Record<NumericField, string>>;
 export type Parsed = { ok: true; value: number } | { ok: false; error: string };
 
 /**
- * A typed figure as a number with at most `decimals` decimals (spec §5: the ISC split none, the micros
- * fee three, the rest two). Thousands separators are allowed; blank is 0; negatives are refused.
+ * Why a negative figure is refused. Every input is an amount billed, a cost or a count, and the model
+ * subtracts costs and expenses itself (docs/calculator.md), so a minus sign would count a cost twice or
+ * turn it into income; a credit or a refund is entered as the income it reduces, made smaller.
  */
-export function parseDecimal(text: string, decimals: number): Parsed {
+export const NEGATIVE_REFUSED =
+  'Enter it as a positive amount: the calculator subtracts costs and expenses itself';
+const NEGATIVE_COUNT = 'A count cannot be negative';
+
+/**
+ * A typed figure as a number with at most `decimals` decimals (spec §5: the ISC split none, the micros
+ * fee three, the rest two). Thousands separators are allowed; blank is 0; negatives are refused, saying why.
+ */
+export function parseDecimal(text: string, decimals: number, unit: Unit = 'money'): Parsed {
   const clean = text.trim().replaceAll(',', '');
   if (clean === '') return { ok: true, value: 0 };
+  if (/^-\s*(\d+\.?\d*|\.\d+)$/.test(clean))
+    return { ok: false, error: unit === 'count' ? NEGATIVE_COUNT : NEGATIVE_REFUSED };
   if (!/^(\d+\.?\d*|\.\d+)$/.test(clean))
     return { ok: false, error: decimals === 0 ? 'Enter a whole number' : 'Enter a number, e.g. 1250.50' };
   const fraction = clean.split('.')[1] ?? '';
@@ -151,7 +164,8 @@ export function parseDecimal(text: string, decimals: number): Parsed {
 
 /** A field's own rule on top of the decimals. */
 export function parseField(field: NumericField, text: string): Parsed {
-  const parsed = parseDecimal(text, decimalsOf(field));
+  const unit = EDITABLE.find((spec) => spec.field === field)?.unit;
+  const parsed = parseDecimal(text, decimalsOf(field), unit);
   if (parsed.ok && field === 'isc' && parsed.value > 100) return { ok: false, error: 'At most 100%' };
   return parsed;
 }
@@ -168,6 +182,41 @@ export function initialTexts(): Texts {
     texts[spec.field] = formatFixed(CALCULATOR_DEFAULTS[spec.field], spec.unit, decimalsOf(spec.field));
   return texts;
 }
+
+const MERCHANT_FIELDS = MERCHANT_GROUPS.flatMap((g) => g.fields.map((f) => f.field));
+
+/** True once any of the merchant's figures is typed: before that the result is only the house's fees. */
+export function merchantEntered(texts: Texts): boolean {
+  return MERCHANT_FIELDS.some((field) => (texts[field] ?? '').trim() !== '');
+}
+
+/**
+ * Worked example 1 of docs/calculator.md (Traditional on CBCAL, next-day funding on, not liable, ISC 80),
+ * offered on an empty calculator so a user sees a real merchant's month before typing their own.
+ */
+export const WORKED_EXAMPLE = {
+  title: 'Worked example 1: a Traditional merchant on CBCAL with next-day funding',
+  choices: (choices: CalculatorInputs): CalculatorInputs => ({
+    ...withProfile(withBank(choices, 'CBCAL'), 'TRADITIONAL'),
+    liable: false,
+    nextDayFunding: true,
+  }),
+  texts: {
+    grossVolume: '100,000',
+    income: '250',
+    expense: '40',
+    interchangeIncome: '1800',
+    interchangeExpense: '1780',
+    cardBrandIncome: '150',
+    cardBrandExpense: '130',
+    authorizations: '1200',
+    numberPinDebit: '100',
+    numberBatches: '30',
+    avsCount: '200',
+    chargebackCount: '2',
+    chargebackIncome: '30',
+  } satisfies Texts,
+};
 
 export interface Evaluated {
   inputs: CalculatorInputs;
@@ -198,3 +247,5 @@ export type View = 'iso' | 'house';
 
 /** The house's name in the view radio and the split. */
 export const HOUSE = 'PayDesk';
+/** The house's share is not a rate of its own but what the ISO's share leaves. */
+export const HOUSE_REMAINDER = `${HOUSE} (the remainder)`;

@@ -1,6 +1,7 @@
 import {
   Badge,
   Box,
+  Button,
   Card,
   Collapse,
   Group,
@@ -15,7 +16,15 @@ import {
 import { type CalculatorResult, formatCents } from '@paydesk/domain';
 import { IconChevronDown } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { type FieldSpec, HOUSE, type NumericField, toCents, type Unit, type View } from './calculatorModel';
+import {
+  type FieldSpec,
+  HOUSE,
+  HOUSE_REMAINDER,
+  type NumericField,
+  toCents,
+  type Unit,
+  type View,
+} from './calculatorModel';
 
 const UNIT_SECTION: Record<Unit, { left?: string; right?: string }> = {
   money: { left: '$' },
@@ -170,20 +179,54 @@ export function FieldRun({ title, children }: { title: string; children: ReactNo
 const money = (cents: number) => (cents < 0 ? `-$${formatCents(-cents)}` : `$${formatCents(cents)}`);
 
 /** The totals at the top: the chosen view's share big, and the whole split beside it. */
-export function Totals({ result, view, isc }: { result: CalculatorResult; view: View; isc: number }) {
+export function Totals({
+  result,
+  view,
+  isc,
+  empty,
+  onExample,
+}: {
+  result: CalculatorResult;
+  view: View;
+  isc: number;
+  /** No merchant figure typed yet: prompt for them instead of headlining the fees alone. */
+  empty: boolean;
+  onExample: () => void;
+}) {
   const share = view === 'iso' ? 'iso' : 'house';
   const rows: Array<{ key: 'total' | 'iso' | 'house'; label: string }> = [
     { key: 'total', label: 'Total' },
     { key: 'iso', label: `ISO share (${isc}%)` },
-    { key: 'house', label: `${HOUSE} share (${100 - isc}%)` },
+    { key: 'house', label: `${HOUSE} (the remainder, ${100 - isc}%)` },
   ];
   const who = view === 'iso' ? 'ISO' : HOUSE;
   return (
     <Group align="flex-start" gap="xl" wrap="wrap" justify="space-between">
-      <Group gap={40} align="flex-end">
-        <ShareFigure testId="share-monthly" value={money(result.monthly[share])} caption={`${who} a month`} />
-        <ShareFigure testId="share-yearly" value={money(result.yearly[share])} caption={`${who} a year`} />
-      </Group>
+      {empty ? (
+        <Stack gap={6} maw={520} data-testid="calculator-prompt">
+          <Text fz="lg" fw={650}>
+            Enter the merchant’s volume and income under Merchant Details
+          </Text>
+          <Text fz="sm" c="dimmed">
+            Until then the totals count only {HOUSE}’s monthly fees, so they start below zero. Or start from a
+            worked example of the pricing guide and change its figures.
+          </Text>
+          <Group>
+            <Button variant="light" size="compact-sm" onClick={onExample}>
+              Fill in worked example 1
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Group gap={40} align="flex-end">
+          <ShareFigure
+            testId="share-monthly"
+            value={money(result.monthly[share])}
+            caption={`${who} a month`}
+          />
+          <ShareFigure testId="share-yearly" value={money(result.yearly[share])} caption={`${who} a year`} />
+        </Group>
+      )}
       <Table
         w={{ base: '100%', md: 440 }}
         fz="sm"
@@ -296,9 +339,9 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
         </Table.Tr>
         <Table.Tr>
           <Table.Td>
-            {HOUSE}
+            {HOUSE_REMAINDER}
             <Text fz="xs" c="dimmed" lh={1.2}>
-              the remainder, {100 - isc}% of N
+              what the ISO's share leaves: {100 - isc}% of N
             </Text>
           </Table.Td>
           <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>

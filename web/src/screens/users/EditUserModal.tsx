@@ -168,7 +168,8 @@ function EditUserForm({ user, onClose }: { user: UserRow; onClose: () => void })
 
       {partnerRule && (
         <Alert color="orange" variant="light" title="Not allowed for partner staff">
-          {partnerRule}. Clear the ISO to keep these rights, or choose Sales or Finance without extra permissions.
+          {partnerRule}. Clear the ISO to keep these rights, or choose Sales or Finance without extra
+          permissions.
         </Alert>
       )}
 
