@@ -61,7 +61,8 @@ export interface RouteContext<Input, A extends Access, Query = Record<string, ne
   /**
    * Work to do after the transaction has committed, on the same database connection but outside any
    * transaction: streaming a large answer from a held cursor to a slow client must not keep the
-   * transaction (and, on the embedded database, its single connection) busy.
+   * transaction (and, on the embedded database, its single connection) busy. The work sends the answer; the
+   * handler then returns nothing (never `reply`, which is a promise of the finished answer).
    */
   afterCommit: (work: (connection: Db) => Promise<void>) => void;
 }
@@ -108,7 +109,7 @@ export interface EndpointRouteSpec<
       A,
       z.output<Q>
     >,
-  ) => Promise<ResultOf<E> | FastifyReply>;
+  ) => Promise<ResultOf<E>>;
 }
 
 /** What the platform knows of each registered route: the API catalog (tests, the API reference). */
@@ -225,7 +226,7 @@ function fromEndpoint(
     ...(endpoint.input ? { input: endpoint.input } : {}),
     handler: async (ctx) => {
       const result = await handler(ctx as never);
-      if (output === 'file' || result === ctx.reply) return result;
+      if (output === 'file') return result;
       const answer = output.safeParse(result);
       if (!answer.success)
         throw new Error(
@@ -310,8 +311,9 @@ function registerRoute(
               },
             });
           });
+          if (after.length === 0) return result;
           for (const work of after) await work(connection);
-          return result;
+          return reply;
         });
       },
     });

@@ -67,7 +67,7 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
           rows.forEachChunk(connection, addRows).then(() => undefined),
         );
       });
-      return reply;
+      return undefined;
     },
   });
 }

@@ -154,7 +154,7 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
             held.forEachChunk(connection, addRows).then(() => undefined),
           );
         });
-        return reply;
+        return undefined;
       },
     });
   }
