@@ -22,9 +22,14 @@ export const SOURCE_TABLES = [
 export type SourceTable = (typeof SOURCE_TABLES)[number];
 
 interface DerivedTable {
-  /** The key its rows are rebuilt by: a change rebuilds only the partitions it touches. */
-  partitionedBy: readonly ('merchant' | 'month')[];
+  /** The key its rows are partitioned by. */
+  rowPer: readonly string[];
   sources: readonly SourceTable[];
+  /**
+   * How a change reaches it. Every change is resolved to the merchant-months it touches; 'rebuild' deletes
+   * and re-inserts their rows, 'difference' adds their new contribution less their last one to its sums.
+   */
+  refresh: 'rebuild' | 'difference';
 }
 
 /**
@@ -38,20 +43,22 @@ interface DerivedTable {
  * - selfserve_rows: one row per merchant-month of merchant_monthly, with the merchant's fields, its ISO's
  *   name and the month's income (net).
  * - activity_rollup: a month's merchant-months summed by one financial-dashboard dimension (profile, bank,
- *   open month, open year, MCC, ISO) at a time; a month is rebuilt whole.
+ *   open month, open year, MCC, ISO) at a time, and in total.
  *
  * Income payouts are not derived: they are recorded with the rev share in force when the income was
  * recorded, and a later rev-share edit does not rewrite payouts already made.
  */
 export const DERIVED_TABLES = {
-  merchant_monthly: { partitionedBy: ['merchant', 'month'], sources: ['merchant_daily'] },
+  merchant_monthly: { rowPer: ['merchant', 'month'], sources: ['merchant_daily'], refresh: 'rebuild' },
   selfserve_rows: {
-    partitionedBy: ['merchant', 'month'],
+    rowPer: ['merchant', 'month'],
     sources: ['merchant_monthly', 'merchant_income', 'merchants', 'partners'],
+    refresh: 'rebuild',
   },
   activity_rollup: {
-    partitionedBy: ['month'],
+    rowPer: ['month', 'dimension', 'value'],
     sources: ['merchant_monthly', 'merchant_income', 'merchants'],
+    refresh: 'difference',
   },
 } as const satisfies Record<string, DerivedTable>;
 
@@ -131,8 +138,8 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
     await sql`create temporary table derived_cells (merchant_id integer not null, month date not null,
       source text not null) on commit drop`.execute(trx);
     for (const change of touching) await markCells(trx, change);
+    await refreshRollupCells(trx);
     await refreshSelfServeCells(trx);
-    await refreshRollupMonths(trx);
     await sql`drop table derived_cells`.execute(trx);
   });
 }
@@ -244,10 +251,42 @@ async function refreshSelfServeCells(db: Db): Promise<void> {
   await insertSelfServeRows(db, sql`join ${cells} c on c.merchant_id = a.merchant_id and c.month = a.month`);
 }
 
-async function refreshRollupMonths(db: Db): Promise<void> {
-  const months = sql`(select distinct month from derived_cells where source in ${sourcesOf('activity_rollup')})`;
-  await sql`delete from activity_rollup where month in ${months}`.execute(db);
-  await insertRollup(db, sql`where a.month in ${months}`);
+/**
+ * The rollup by difference: each marked merchant-month's contribution as it is now, less its contribution as
+ * last counted, added to the rollup rows it falls in. The last count is the merchant-month's Self Serve row,
+ * which holds every field the rollup reads and is refreshed in the same call right after, so it is always
+ * what the rollup last counted. A whole-month rebuild would read every merchant-month of each month a
+ * merchant has history in: all of it, for one merchant's edit.
+ */
+async function refreshRollupCells(db: Db): Promise<void> {
+  const cells = sql`(select distinct merchant_id, month from derived_cells where source in ${sourcesOf('activity_rollup')})`;
+  await sql`
+    insert into activity_rollup (month, dimension, value, volume, transactions, income, merchants, age_months)
+    ${rollupSums(sql`
+      select 1 as sign, a.month, a.volume, a.transactions, coalesce(i.net, 0) as income, m.profile, m.sponsor_bank as bank,
+             m.mcc, m.partner_id, m.opened_on
+      from merchant_monthly a
+      join ${cells} c on c.merchant_id = a.merchant_id and c.month = a.month
+      join merchants m on m.id = a.merchant_id
+      left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+      union all
+      select -1, s.month, s.tx_amt, s.tx_cnt, s.income, s.merchprofile, s.banknum, s.sic, s.partner_id, s.opend
+      from selfserve_rows s
+      join ${cells} c on c.merchant_id = s.merchant_id and c.month = s.month`)}
+    on conflict (dimension, value, month) do update set volume = activity_rollup.volume + excluded.volume,
+      transactions = activity_rollup.transactions + excluded.transactions,
+      income = activity_rollup.income + excluded.income, merchants = activity_rollup.merchants + excluded.merchants,
+      age_months = activity_rollup.age_months + excluded.age_months`.execute(db);
+  await sql`delete from activity_rollup where merchants = 0 and month in (select month from ${cells} c)`.execute(
+    db,
+  );
+}
+
+// The rollup's last count is read from selfserve_rows, so every change the rollup follows must refresh them.
+for (const source of DERIVED_TABLES.activity_rollup.sources) {
+  if (!(DERIVED_TABLES.selfserve_rows.sources as readonly string[]).includes(source)) {
+    throw new Error(`activity_rollup follows ${source}, which selfserve_rows does not`);
+  }
 }
 
 /** Rebuilds every derived table whole from the records: the seed's last step. */
@@ -257,7 +296,14 @@ export async function rebuildAll(db: Db): Promise<void> {
     await sql`delete from selfserve_rows`.execute(trx);
     await insertSelfServeRows(trx, sql``);
     await sql`delete from activity_rollup`.execute(trx);
-    await insertRollup(trx, sql``);
+    await sql`
+      insert into activity_rollup (month, dimension, value, volume, transactions, income, merchants, age_months)
+      ${rollupSums(sql`
+        select 1 as sign, a.month, a.volume, a.transactions, coalesce(i.net, 0) as income, m.profile,
+               m.sponsor_bank as bank, m.mcc, m.partner_id, m.opened_on
+        from merchant_monthly a
+        join merchants m on m.id = a.merchant_id
+        left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`)}`.execute(trx);
   });
 }
 
@@ -284,27 +330,26 @@ async function insertSelfServeRows(db: Db, only: RawBuilder<unknown>): Promise<v
     order by a.month, a.merchant_id`.execute(db);
 }
 
-/** The rollup: a month's merchant-months summed by each filter dimension, and in total ('all'). */
-async function insertRollup(db: Db, where: RawBuilder<unknown>): Promise<void> {
-  await sql`
-    insert into activity_rollup (month, dimension, value, volume, transactions, income, merchants, age_months)
-    select a.month, d.dimension, d.value, sum(a.volume), sum(a.transactions), sum(coalesce(i.net, 0)), count(*),
-           sum((extract(year from age(a.month, date_trunc('month', m.opened_on))) * 12
-              + extract(month from age(a.month, date_trunc('month', m.opened_on))))::int)
-    from merchant_monthly a
-    join merchants m on m.id = a.merchant_id
-    left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+/**
+ * The rollup's sums of merchant-months (rows of: sign, month, volume, transactions, income, profile, bank,
+ * mcc, partner_id, opened_on) by each filter dimension and in total ('all'); a sign of -1 takes a row away.
+ */
+function rollupSums(rows: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    select x.month, d.dimension, d.value, sum(x.sign * x.volume), sum(x.sign * x.transactions), sum(x.sign * x.income),
+           sum(x.sign), sum(x.sign * (extract(year from age(x.month, date_trunc('month', x.opened_on))) * 12
+              + extract(month from age(x.month, date_trunc('month', x.opened_on))))::int)
+    from (${rows}) x
     cross join lateral (values
       ('all', ''),
-      ('profile', m.profile),
-      ('bank', m.sponsor_bank),
-      ('omonth', extract(month from m.opened_on)::int::text),
-      ('oyear', extract(year from m.opened_on)::int::text),
-      ('mcc', m.mcc),
-      ('partner', m.partner_id::text)
+      ('profile', x.profile),
+      ('bank', x.bank),
+      ('omonth', extract(month from x.opened_on)::int::text),
+      ('oyear', extract(year from x.opened_on)::int::text),
+      ('mcc', x.mcc),
+      ('partner', x.partner_id::text)
     ) d(dimension, value)
-    ${where}
-    group by a.month, d.dimension, d.value`.execute(db);
+    group by x.month, d.dimension, d.value`;
 }
 
 /**
