@@ -325,6 +325,37 @@ describe('derived data', () => {
     expect(await fingerprint()).toEqual(before);
   });
 
+  it('two refreshes of the same merchant-month at once leave the rollup in step', async () => {
+    const c = await one<{ merchant_id: number; month: string }>(
+      sql`select merchant_id, month::text from merchant_monthly where month < (select min(day) from merchant_daily)
+          order by month desc, merchant_id limit 1 offset 3`,
+    );
+    const change: SourceChange = {
+      table: 'merchant_monthly',
+      months: [c.month],
+      merchantIds: [c.merchant_id],
+    };
+    const bump = (trx: Db) =>
+      sql`update merchant_monthly set volume = volume + 1.25 where merchant_id = ${c.merchant_id} and month = ${c.month}`.execute(
+        trx,
+      );
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // The first holds its refresh uncommitted while the second starts (on PostgreSQL; PGlite runs them in turn).
+    await Promise.all([
+      t.db.transaction().execute(async (trx) => {
+        await bump(trx);
+        await refreshDerived(trx, change);
+        await pause(400);
+      }),
+      pause(100).then(() =>
+        t.db.transaction().execute(async (trx) => {
+          await refreshDerived(trx, { table: 'merchants', ids: [c.merchant_id] });
+        }),
+      ),
+    ]);
+    expect(await inStep()).toEqual(IN_STEP);
+  });
+
   it('refuses to run under the ISO role rather than refresh only what the ISO sees', async () => {
     const p = await one<{ id: number }>(sql`select min(id) as id from partners`);
     const scoped = (work: (trx: Db) => Promise<void>) =>

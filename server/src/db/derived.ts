@@ -105,12 +105,19 @@ function dependents(source: SourceTable | keyof typeof DERIVED_TABLES): Set<keyo
   return out;
 }
 
+/** Any fixed number: the transaction-level advisory lock that refreshes of derived data queue on. */
+const REFRESH_LOCK = 720_260_001;
+
 /**
  * A refresh reads and rewrites every ISO's rows. Under the ISO role row-level security would make it quietly
  * partial (and the rollup is not writable at all), so it refuses instead: derived data is refreshed only
  * from staff requests, the seed and scripts, which run as the tables' owner.
+ *
+ * Then it waits for any other refresh to commit: the rollup subtracts what it last counted, and two
+ * refreshes of the same merchant-month at once would both subtract it. The callers' transactions are
+ * READ COMMITTED (the default), so the statements after the lock see what the one before committed.
  */
-async function requireUnscoped(db: Db): Promise<void> {
+async function beginRefresh(db: Db): Promise<void> {
   const tables = [...SOURCE_TABLES, ...Object.keys(DERIVED_TABLES), ...MERCHANT_ISO_COPIES];
   const { rows } = await sql<{ scoped: boolean }>`
     select coalesce(bool_or(row_security_active(t)), false) as scoped from unnest(${tables}::text[]) t`.execute(
@@ -119,6 +126,7 @@ async function requireUnscoped(db: Db): Promise<void> {
   if (rows[0]?.scoped) {
     throw new Error('Derived data can only be refreshed outside ISO scoping (a staff request or a script)');
   }
+  await sql`select pg_advisory_xact_lock(${REFRESH_LOCK}::bigint)`.execute(db);
 }
 
 async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
@@ -133,7 +141,7 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
   const touching = changes.filter((c) => names(c) && dependents(c.table).size > 0);
   if (touching.length === 0) return;
   await inTransaction(db, async (trx) => {
-    await requireUnscoped(trx);
+    await beginRefresh(trx);
     // The merchant-months each change touches, tagged with the source they changed through.
     await sql`create temporary table derived_cells (merchant_id integer not null, month date not null,
       source text not null) on commit drop`.execute(trx);
@@ -292,7 +300,7 @@ for (const source of DERIVED_TABLES.activity_rollup.sources) {
 /** Rebuilds every derived table whole from the records: the seed's last step. */
 export async function rebuildAll(db: Db): Promise<void> {
   await inTransaction(db, async (trx) => {
-    await requireUnscoped(trx);
+    await beginRefresh(trx);
     await sql`delete from selfserve_rows`.execute(trx);
     await insertSelfServeRows(trx, sql``);
     await sql`delete from activity_rollup`.execute(trx);
@@ -362,7 +370,7 @@ export async function moveMerchant(
   move: { merchantId: number; partnerId: number; groupId: string },
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
-    await requireUnscoped(trx);
+    await beginRefresh(trx);
     const merchant = await trx
       .selectFrom('merchants')
       .select('id')
