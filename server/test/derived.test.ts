@@ -340,7 +340,8 @@ describe('derived data', () => {
         trx,
       );
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    // The first holds its refresh uncommitted while the second starts (on PostgreSQL; PGlite runs them in turn).
+    // The first holds its refresh uncommitted while the second edits the merchant and refreshes: without a
+    // queue both would subtract the same last count (on PostgreSQL; PGlite runs them in turn).
     await Promise.all([
       t.db.transaction().execute(async (trx) => {
         await bump(trx);
@@ -349,6 +350,8 @@ describe('derived data', () => {
       }),
       pause(100).then(() =>
         t.db.transaction().execute(async (trx) => {
+          await sql`update merchants set profile = case when profile = 'PayLo' then 'Traditional' else 'PayLo' end
+                    where id = ${c.merchant_id}`.execute(trx);
           await refreshDerived(trx, { table: 'merchants', ids: [c.merchant_id] });
         }),
       ),
