@@ -134,8 +134,9 @@ async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<
 }
 
 /**
- * Brings every derived table in step with the changes, rebuilding only the partitions they touch (delete
- * and insert, in the caller's transaction, or in one of its own). A change that names no rows is a no-op.
+ * Brings every derived table in step with the changes, touching only the merchant-months they reach (see
+ * DERIVED_TABLES for how each table follows), in the caller's transaction or in one of its own. Call it
+ * after the change, in the same transaction. A change that names no rows is a no-op.
  */
 export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]): Promise<void> {
   const touching = changes.filter((c) => names(c) && dependents(c.table).size > 0);
