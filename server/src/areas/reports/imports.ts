@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { refreshRollup } from '../../db/rollup';
-import { refreshSelfServeRows } from '../../db/selfServeRows';
+import { refreshDerived } from '../../db/derived';
 import { rejectRows } from '../../platform/imports';
 
 /** Every MID of the file is a known merchant (and one the user may see). */
@@ -58,14 +57,14 @@ export async function applySelfServeImport(db: Db, month: string): Promise<void>
     left join merchant_income i on i.merchant_id = m.id and i.month = ${month}::date
     on conflict (merchant_id, month) do update set gross = excluded.gross, net = excluded.net,
       expenses = excluded.expenses, payouts = excluded.payouts`.execute(db);
-  await refreshRollup(db, [month]);
   const { rows } = await sql<{
     id: number;
   }>`select m.id from import_rows r join merchants m on m.mid = r.c_mid`.execute(db);
-  await refreshSelfServeRows(
+  const merchantIds = rows.map((r) => r.id);
+  await refreshDerived(
     db,
-    month,
-    rows.map((r) => r.id),
+    { table: 'merchant_monthly', months: [month], merchantIds },
+    { table: 'merchant_income', months: [month], merchantIds },
   );
 }
 
@@ -101,4 +100,5 @@ export async function applyResidualImport(db: Db, processor: 'file' | 'TSYS' | '
             r.c_payoutschedule, r.c_payoutto, ${RESIDUAL_VALUES}
           from import_rows r join merchants m on m.mid = r.c_mid`)
     .execute(db);
+  await refreshDerived(db, { table: 'residuals' });
 }

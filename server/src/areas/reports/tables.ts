@@ -3,7 +3,7 @@ import type { TableSource } from '../../platform/tableQuery';
 
 /**
  * Self Serve: one row per merchant open in the month, with the month's activity and income, read from the
- * pre-joined selfserve_rows (db/selfServeRows.ts) so a month is one table's index range.
+ * pre-joined selfserve_rows (db/derived.ts) so a month is one table's index range.
  */
 export const selfServeSource: TableSource<SelfServeColumn> = {
   def: selfServeTable,

@@ -14,6 +14,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
+import { refreshDerived } from '../../db/derived';
 import { holdCursor } from '../../platform/heldCursor';
 import { type Deps, route } from '../../platform/http';
 import { rejectRows, stageImport } from '../../platform/imports';
@@ -34,6 +35,7 @@ const APPLY: Record<UploadType, (db: Db) => Promise<void>> = {
       insert into adjustments (partner_id, merchant_id, month, mid, category, description, amount)
       select m.partner_id, m.id, r.c_yearmonth, r.c_mid, r.c_category, r.c_description, r.c_amount
       from import_rows r join merchants m on m.mid = r.c_mid`.execute(db);
+    await refreshDerived(db, { table: 'adjustments' });
   },
   schedulea: async (db) => {
     await rejectRows(

@@ -1,6 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../connect';
-import { refreshRollup } from '../rollup';
 import { ISO_ROLE, run } from './helpers';
 
 /**
@@ -26,6 +24,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'create index activity_rollup_month on activity_rollup (month, dimension)',
     `revoke all on activity_rollup from ${ISO_ROLE}`,
   ]);
-  // A database that already has activity gets its rollup now.
-  await refreshRollup(db as unknown as Db);
+  // A database that already has activity gets its rollup now. The SQL is this migration's own copy: the
+  // rollup's code may change later, the history of the schema may not.
+  await run(db, [
+    `insert into activity_rollup (month, dimension, value, volume, transactions, income, merchants, age_months)
+     select a.month, d.dimension, d.value, sum(a.volume), sum(a.transactions), sum(coalesce(i.net, 0)), count(*),
+            sum((extract(year from age(a.month, date_trunc('month', m.opened_on))) * 12
+               + extract(month from age(a.month, date_trunc('month', m.opened_on))))::int)
+     from merchant_monthly a
+     join merchants m on m.id = a.merchant_id
+     left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+     cross join lateral (values
+       ('all', ''),
+       ('profile', m.profile),
+       ('bank', m.sponsor_bank),
+       ('omonth', extract(month from m.opened_on)::int::text),
+       ('oyear', extract(year from m.opened_on)::int::text),
+       ('mcc', m.mcc),
+       ('partner', m.partner_id::text)
+     ) d(dimension, value)
+     group by a.month, d.dimension, d.value`,
+  ]);
 }

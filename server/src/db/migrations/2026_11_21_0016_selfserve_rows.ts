@@ -1,6 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../connect';
-import { refreshSelfServeRows } from '../selfServeRows';
 import { run, scopeToIso } from './helpers';
 
 /**
@@ -27,5 +25,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'create index selfserve_rows_iso on selfserve_rows (month, lower(groupname) text_pattern_ops)',
   ]);
   await scopeToIso(db, 'selfserve_rows');
-  await refreshSelfServeRows(db as unknown as Db);
+  // A database that already has activity gets its rows now, by this migration's own copy of the SQL.
+  await run(db, [
+    `insert into selfserve_rows (month, merchant_id, partner_id, banknum, groupname, groupid, mid, dba, legalname,
+       merchprofile, highrisk, assocnum, sic, merchstatus, email, phone, cbemail, address, city, state, zip, fund,
+       activationd, opend, closed, tx_amt, tx_cnt, cb_amt, cb_cnt, ref_amt, ref_cnt, income)
+     select a.month, a.merchant_id, m.partner_id, m.sponsor_bank, p.account_name, m.group_id, m.mid, m.dba, m.legal_name,
+       m.profile, case when m.profile = 'High Risk' then 'Y' else 'N' end, m.association_number, m.mcc,
+       case when m.closed_on < (a.month + interval '1 month')::date then 'Closed' else 'Open' end,
+       m.email, m.phone, m.cb_email, m.address, m.city, m.state, m.zip, m.funding,
+       m.activated_on, m.opened_on, case when m.closed_on < (a.month + interval '1 month')::date then m.closed_on end,
+       a.volume, a.transactions, a.chargeback_volume, a.chargebacks, a.refund_volume, a.refunds, coalesce(i.net, 0)
+     from merchant_monthly a
+     join merchants m on m.id = a.merchant_id
+     join partners p on p.id = m.partner_id
+     left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+     order by a.month, a.merchant_id`,
+  ]);
 }

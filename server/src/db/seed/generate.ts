@@ -1,9 +1,8 @@
 import { addMonths, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import type { Db } from '../connect';
-import { refreshRollup } from '../rollup';
+import { rebuildAll } from '../derived';
 import type { NewPartner } from '../schema';
-import { refreshSelfServeRows } from '../selfServeRows';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { demoPartners } from './partners';
 import { Random, WeightedTable } from './random';
@@ -382,8 +381,7 @@ export async function generateMerchantData(
 
     await insertAll(trx, 'schedule_a', scheduleA(random, partners));
     await goalsAndBudgets(trx, now);
-    await refreshRollup(trx);
-    await refreshSelfServeRows(trx);
+    await rebuildAll(trx);
     log('  rollups and Self Serve rows');
   });
   // Fresh tables: set the visibility map (index-only counts) and the planner's statistics.

@@ -1,0 +1,407 @@
+import { type RawBuilder, sql } from 'kysely';
+import { badRequest } from '../platform/errors';
+import type { Db } from './connect';
+
+/**
+ * Derived data: tables that hold answers computed from the records, so screens read them instead of the raw
+ * rows. This module is the only writer of their derived rows; an area that changes a record calls
+ * `refreshDerived(db, change)` in the same transaction, and the seed calls `rebuildAll(db)`.
+ */
+
+/** Records that derived data may be computed from. An area names the one it changed. */
+export const SOURCE_TABLES = [
+  'merchant_daily',
+  'merchant_monthly',
+  'merchant_income',
+  'merchants',
+  'partners',
+  'groups',
+  'residuals',
+  'adjustments',
+] as const;
+export type SourceTable = (typeof SOURCE_TABLES)[number];
+
+interface DerivedTable {
+  /** The key its rows are partitioned by. */
+  rowPer: readonly string[];
+  sources: readonly SourceTable[];
+  /**
+   * How a change reaches it. Every change is resolved to the merchant-months it touches; 'rebuild' deletes
+   * and re-inserts their rows, 'difference' adds their new contribution less their last one to its sums.
+   */
+  refresh: 'rebuild' | 'difference';
+}
+
+/**
+ * What each derived table is computed from. A change of a table that no derived table lists (groups,
+ * residuals, adjustments today) refreshes nothing, but areas still report it, so that a derived table
+ * added later over those records is kept in step by adding it here.
+ *
+ * - merchant_monthly: inside the daily window a merchant-month is the sum of its days. Months before the
+ *   window, and months imported by Self Serve, are records; a change of a merchant's days re-sums that
+ *   merchant-month (the later write wins).
+ * - selfserve_rows: one row per merchant-month of merchant_monthly, with the merchant's fields, its ISO's
+ *   name and the month's income (net).
+ * - activity_rollup: a month's merchant-months summed by one financial-dashboard dimension (profile, bank,
+ *   open month, open year, MCC, ISO) at a time, and in total.
+ *
+ * Income payouts are not derived: they are recorded with the rev share in force when the income was
+ * recorded, and a later rev-share edit does not rewrite payouts already made.
+ */
+export const DERIVED_TABLES = {
+  merchant_monthly: { rowPer: ['merchant', 'month'], sources: ['merchant_daily'], refresh: 'rebuild' },
+  selfserve_rows: {
+    rowPer: ['merchant', 'month'],
+    sources: ['merchant_monthly', 'merchant_income', 'merchants', 'partners'],
+    refresh: 'rebuild',
+  },
+  activity_rollup: {
+    rowPer: ['month', 'dimension', 'value'],
+    sources: ['merchant_monthly', 'merchant_income', 'merchants'],
+    refresh: 'difference',
+  },
+} as const satisfies Record<string, DerivedTable>;
+
+/**
+ * Tables that copy a merchant's ISO (partner_id) onto its rows so that row-level security can scope them;
+ * moving a merchant to another ISO moves them (selfserve_rows and activity_rollup follow by a refresh).
+ */
+export const MERCHANT_ISO_COPIES = [
+  'merchant_daily',
+  'merchant_monthly',
+  'merchant_income',
+  'residuals',
+  'adjustments',
+  'applications',
+] as const;
+
+/** What an area changed. Each kind names its records by the keys the derived tables are partitioned by. */
+export type SourceChange =
+  /** Daily activity of these days, of these merchants (every merchant when omitted). */
+  | { table: 'merchant_daily'; days: readonly string[]; merchantIds?: readonly number[] }
+  /** Monthly activity or income of these months (first days), of these merchants (every merchant when omitted). */
+  | {
+      table: 'merchant_monthly' | 'merchant_income';
+      months: readonly string[];
+      merchantIds?: readonly number[];
+    }
+  /** Records edited in place, by id: any field, including a merchant's ISO or group. */
+  | { table: 'merchants' | 'partners'; ids: readonly number[] }
+  /** Records no derived table reads today. */
+  | { table: 'groups' | 'residuals' | 'adjustments' };
+
+const ints = (xs: readonly number[]) => sql`${[...xs]}::int[]`;
+const dates = (xs: readonly string[]) => sql`${[...xs]}::date[]`;
+
+/** The derived tables fed, directly or through another derived table, by a source. */
+function dependents(source: SourceTable | keyof typeof DERIVED_TABLES): Set<keyof typeof DERIVED_TABLES> {
+  const out = new Set<keyof typeof DERIVED_TABLES>();
+  for (const [name, def] of Object.entries(DERIVED_TABLES) as [keyof typeof DERIVED_TABLES, DerivedTable][]) {
+    if (def.sources.includes(source as SourceTable)) {
+      out.add(name);
+      for (const d of dependents(name)) out.add(d);
+    }
+  }
+  return out;
+}
+
+/** Any fixed number: the transaction-level advisory lock that refreshes of derived data queue on. */
+const REFRESH_LOCK = 720_260_001;
+
+/**
+ * A refresh reads and rewrites every ISO's rows. Under the ISO role row-level security would make it quietly
+ * partial (and the rollup is not writable at all), so it refuses instead: derived data is refreshed only
+ * from staff requests, the seed and scripts, which run as the tables' owner.
+ *
+ * Then it waits for any other refresh to commit: the rollup subtracts what it last counted, and two
+ * refreshes of the same merchant-month at once would both subtract it. The callers' transactions are
+ * READ COMMITTED (the default), so the statements after the lock see what the one before committed.
+ */
+async function beginRefresh(db: Db): Promise<void> {
+  const tables = [...SOURCE_TABLES, ...Object.keys(DERIVED_TABLES), ...MERCHANT_ISO_COPIES];
+  const { rows } = await sql<{ scoped: boolean }>`
+    select coalesce(bool_or(row_security_active(t)), false) as scoped from unnest(${tables}::text[]) t`.execute(
+    db,
+  );
+  if (rows[0]?.scoped) {
+    throw new Error('Derived data can only be refreshed outside ISO scoping (a staff request or a script)');
+  }
+  await sql`select pg_advisory_xact_lock(${REFRESH_LOCK}::bigint)`.execute(db);
+}
+
+async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/**
+ * Brings every derived table in step with the changes, touching only the merchant-months they reach (see
+ * DERIVED_TABLES for how each table follows), in the caller's transaction or in one of its own. Call it
+ * after the change, in the same transaction. A change that names no rows is a no-op.
+ */
+export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]): Promise<void> {
+  const touching = changes.filter((c) => names(c) && dependents(c.table).size > 0);
+  if (touching.length === 0) return;
+  await inTransaction(db, async (trx) => {
+    await beginRefresh(trx);
+    // The merchant-months each change touches, tagged with the source they changed through.
+    await sql`create temporary table derived_cells (merchant_id integer not null, month date not null,
+      source text not null) on commit drop`.execute(trx);
+    for (const change of touching) await markCells(trx, change);
+    await refreshRollupCells(trx);
+    await refreshSelfServeCells(trx);
+    await sql`drop table derived_cells`.execute(trx);
+  });
+}
+
+/** Whether a change names any rows at all. */
+function names(change: SourceChange): boolean {
+  switch (change.table) {
+    case 'merchant_daily':
+      return change.days.length > 0 && change.merchantIds?.length !== 0;
+    case 'merchant_monthly':
+    case 'merchant_income':
+      return change.months.length > 0 && change.merchantIds?.length !== 0;
+    case 'merchants':
+    case 'partners':
+      return change.ids.length > 0;
+    default:
+      return true;
+  }
+}
+
+async function markCells(db: Db, change: SourceChange): Promise<void> {
+  switch (change.table) {
+    case 'merchant_daily': {
+      const months = [...new Set(change.days.map((d) => `${d.slice(0, 7)}-01`))];
+      // Without merchants named, every merchant with a row in those months: a deleted day leaves no trace.
+      const merchants = change.merchantIds
+        ? sql`select unnest(${ints(change.merchantIds)}), mon`
+        : sql`select merchant_id, month from merchant_monthly where month = mon
+              union select merchant_id, date_trunc('month', day)::date from merchant_daily
+                where day = any(${dates(change.days)}) and date_trunc('month', day)::date = mon`;
+      await sql`
+        insert into derived_cells (merchant_id, month, source)
+        select c.merchant_id, c.mon, 'merchant_daily'
+        from unnest(${dates(months)}) mon, lateral (${merchants}) c(merchant_id, mon)`.execute(db);
+      await resumMonthsFromDays(db);
+      return;
+    }
+    case 'merchant_monthly':
+    case 'merchant_income': {
+      const merchants = change.merchantIds
+        ? sql`select unnest(${ints(change.merchantIds)}) as merchant_id, mon`
+        : sql`select merchant_id, month from merchant_monthly where month = mon
+              union select merchant_id, month from selfserve_rows where month = mon`;
+      await sql`
+        insert into derived_cells (merchant_id, month, source)
+        select c.merchant_id, c.mon, ${change.table}
+        from unnest(${dates(change.months)}) mon, lateral (${merchants}) c(merchant_id, mon)`.execute(db);
+      return;
+    }
+    case 'merchants':
+      await cellsWhere(db, 'merchants', sql`merchant_id = any(${ints(change.ids)})`);
+      return;
+    case 'partners':
+      await cellsWhere(
+        db,
+        'partners',
+        sql`merchant_id in (select id from merchants where partner_id = any(${ints(change.ids)}))
+            or partner_id = any(${ints(change.ids)})`,
+      );
+      return;
+  }
+}
+
+/** Every month of the merchants matched, as far as activity or Self Serve rows hold them. */
+async function cellsWhere(db: Db, source: SourceTable, where: RawBuilder<unknown>): Promise<void> {
+  await sql`
+    insert into derived_cells (merchant_id, month, source)
+    select merchant_id, month, ${source} from merchant_monthly where ${where}
+    union select merchant_id, month, ${source} from selfserve_rows where ${where}`.execute(db);
+}
+
+/**
+ * merchant_monthly from merchant_daily for the merchant-months marked: the sum of the days; a month left
+ * with no days keeps its row at zero (the merchant was open), and no row is made for a month without days.
+ */
+async function resumMonthsFromDays(db: Db): Promise<void> {
+  await sql`
+    insert into merchant_monthly (merchant_id, partner_id, month, volume, transactions, chargeback_volume, chargebacks,
+      refund_volume, refunds)
+    select c.merchant_id, m.partner_id, c.month, sum(d.volume), sum(d.transactions), sum(d.chargeback_volume),
+           sum(d.chargebacks), sum(d.refund_volume), sum(d.refunds)
+    from (select distinct merchant_id, month from derived_cells where source = 'merchant_daily') c
+    join merchants m on m.id = c.merchant_id
+    join merchant_daily d on d.merchant_id = c.merchant_id and d.day >= c.month and d.day < (c.month + interval '1 month')::date
+    group by c.merchant_id, m.partner_id, c.month
+    on conflict (merchant_id, month) do update set volume = excluded.volume, transactions = excluded.transactions,
+      chargeback_volume = excluded.chargeback_volume, chargebacks = excluded.chargebacks,
+      refund_volume = excluded.refund_volume, refunds = excluded.refunds`.execute(db);
+  await sql`
+    update merchant_monthly a set volume = 0, transactions = 0, chargeback_volume = 0, chargebacks = 0,
+      refund_volume = 0, refunds = 0
+    from (select distinct merchant_id, month from derived_cells where source = 'merchant_daily') c
+    where a.merchant_id = c.merchant_id and a.month = c.month
+      and not exists (select 1 from merchant_daily d where d.merchant_id = c.merchant_id
+                      and d.day >= c.month and d.day < (c.month + interval '1 month')::date)`.execute(db);
+}
+
+/** The sources a derived table is computed from, directly or through another derived table. */
+const sourcesOf = (table: keyof typeof DERIVED_TABLES) => {
+  const feeding = SOURCE_TABLES.filter((s) => dependents(s).has(table));
+  return sql`(${sql.join(feeding.map((s) => sql`${s}`))})`;
+};
+
+async function refreshSelfServeCells(db: Db): Promise<void> {
+  const cells = sql`(select distinct merchant_id, month from derived_cells where source in ${sourcesOf('selfserve_rows')})`;
+  await sql`delete from selfserve_rows s using ${cells} c where s.merchant_id = c.merchant_id and s.month = c.month`.execute(
+    db,
+  );
+  await insertSelfServeRows(db, sql`join ${cells} c on c.merchant_id = a.merchant_id and c.month = a.month`);
+}
+
+/**
+ * The rollup by difference: each marked merchant-month's contribution as it is now, less its contribution as
+ * last counted, added to the rollup rows it falls in. The last count is the merchant-month's Self Serve row,
+ * which holds every field the rollup reads and is refreshed in the same call right after, so it is always
+ * what the rollup last counted. A whole-month rebuild would read every merchant-month of each month a
+ * merchant has history in: all of it, for one merchant's edit.
+ */
+async function refreshRollupCells(db: Db): Promise<void> {
+  const cells = sql`(select distinct merchant_id, month from derived_cells where source in ${sourcesOf('activity_rollup')})`;
+  await sql`
+    insert into activity_rollup (month, dimension, value, volume, transactions, income, merchants, age_months)
+    ${rollupSums(sql`
+      select 1 as sign, a.month, a.volume, a.transactions, coalesce(i.net, 0) as income, m.profile, m.sponsor_bank as bank,
+             m.mcc, m.partner_id, m.opened_on
+      from merchant_monthly a
+      join ${cells} c on c.merchant_id = a.merchant_id and c.month = a.month
+      join merchants m on m.id = a.merchant_id
+      left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+      union all
+      select -1, s.month, s.tx_amt, s.tx_cnt, s.income, s.merchprofile, s.banknum, s.sic, s.partner_id, s.opend
+      from selfserve_rows s
+      join ${cells} c on c.merchant_id = s.merchant_id and c.month = s.month`)}
+    on conflict (dimension, value, month) do update set volume = activity_rollup.volume + excluded.volume,
+      transactions = activity_rollup.transactions + excluded.transactions,
+      income = activity_rollup.income + excluded.income, merchants = activity_rollup.merchants + excluded.merchants,
+      age_months = activity_rollup.age_months + excluded.age_months`.execute(db);
+  await sql`delete from activity_rollup where merchants = 0 and month in (select month from ${cells} c)`.execute(
+    db,
+  );
+}
+
+// The rollup's last count is read from selfserve_rows, so every change the rollup follows must refresh them.
+for (const source of DERIVED_TABLES.activity_rollup.sources) {
+  if (!(DERIVED_TABLES.selfserve_rows.sources as readonly string[]).includes(source)) {
+    throw new Error(`activity_rollup follows ${source}, which selfserve_rows does not`);
+  }
+}
+
+/** Rebuilds every derived table whole from the records: the seed's last step. */
+export async function rebuildAll(db: Db): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await beginRefresh(trx);
+    await sql`delete from selfserve_rows`.execute(trx);
+    await insertSelfServeRows(trx, sql``);
+    await sql`delete from activity_rollup`.execute(trx);
+    await sql`
+      insert into activity_rollup (month, dimension, value, volume, transactions, income, merchants, age_months)
+      ${rollupSums(sql`
+        select 1 as sign, a.month, a.volume, a.transactions, coalesce(i.net, 0) as income, m.profile,
+               m.sponsor_bank as bank, m.mcc, m.partner_id, m.opened_on
+        from merchant_monthly a
+        join merchants m on m.id = a.merchant_id
+        left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`)}`.execute(trx);
+  });
+}
+
+/**
+ * Self Serve pre-joined: one row per merchant-month with the merchant's fields as of that month, its ISO's
+ * name, its activity and its income (net).
+ */
+async function insertSelfServeRows(db: Db, only: RawBuilder<unknown>): Promise<void> {
+  await sql`
+    insert into selfserve_rows (month, merchant_id, partner_id, banknum, groupname, groupid, mid, dba, legalname,
+      merchprofile, highrisk, assocnum, sic, merchstatus, email, phone, cbemail, address, city, state, zip, fund,
+      activationd, opend, closed, tx_amt, tx_cnt, cb_amt, cb_cnt, ref_amt, ref_cnt, income)
+    select a.month, a.merchant_id, m.partner_id, m.sponsor_bank, p.account_name, m.group_id, m.mid, m.dba, m.legal_name,
+      m.profile, case when m.profile = 'High Risk' then 'Y' else 'N' end, m.association_number, m.mcc,
+      case when m.closed_on < (a.month + interval '1 month')::date then 'Closed' else 'Open' end,
+      m.email, m.phone, m.cb_email, m.address, m.city, m.state, m.zip, m.funding,
+      m.activated_on, m.opened_on, case when m.closed_on < (a.month + interval '1 month')::date then m.closed_on end,
+      a.volume, a.transactions, a.chargeback_volume, a.chargebacks, a.refund_volume, a.refunds, coalesce(i.net, 0)
+    from merchant_monthly a
+    ${only}
+    join merchants m on m.id = a.merchant_id
+    join partners p on p.id = m.partner_id
+    left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+    order by a.month, a.merchant_id`.execute(db);
+}
+
+/**
+ * The rollup's sums of merchant-months (rows of: sign, month, volume, transactions, income, profile, bank,
+ * mcc, partner_id, opened_on) by each filter dimension and in total ('all'); a sign of -1 takes a row away.
+ */
+function rollupSums(rows: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    select x.month, d.dimension, d.value, sum(x.sign * x.volume), sum(x.sign * x.transactions), sum(x.sign * x.income),
+           sum(x.sign), sum(x.sign * (extract(year from age(x.month, date_trunc('month', x.opened_on))) * 12
+              + extract(month from age(x.month, date_trunc('month', x.opened_on))))::int)
+    from (${rows}) x
+    cross join lateral (values
+      ('all', ''),
+      ('profile', x.profile),
+      ('bank', x.bank),
+      ('omonth', extract(month from x.opened_on)::int::text),
+      ('oyear', extract(year from x.opened_on)::int::text),
+      ('mcc', x.mcc),
+      ('partner', x.partner_id::text)
+    ) d(dimension, value)
+    group by x.month, d.dimension, d.value`;
+}
+
+/**
+ * Moves a merchant to another ISO and one of its groups: the merchant, every copy of its ISO on its history
+ * (activity, income, residuals, adjustments, applications) and the derived rows, so that the new ISO's
+ * users see its whole history and the old ISO's users none of it. Staff-only, like every refresh.
+ */
+export async function moveMerchant(
+  db: Db,
+  move: { merchantId: number; partnerId: number; groupId: string },
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await beginRefresh(trx);
+    const merchant = await trx
+      .selectFrom('merchants')
+      .select('id')
+      .where('id', '=', move.merchantId)
+      .executeTakeFirst();
+    if (!merchant) throw badRequest(`Unknown merchant ${move.merchantId}`);
+    const group = await trx
+      .selectFrom('groups')
+      .select('partner_id')
+      .where('group_id', '=', move.groupId)
+      .executeTakeFirst();
+    if (!group) throw badRequest(`Unknown group ${move.groupId}`);
+    if (group.partner_id !== move.partnerId) {
+      throw badRequest(`Group ${move.groupId} does not belong to ISO ${move.partnerId}`);
+    }
+    await trx
+      .updateTable('merchants')
+      .set({ partner_id: move.partnerId, group_id: move.groupId })
+      .where('id', '=', move.merchantId)
+      .execute();
+    for (const table of MERCHANT_ISO_COPIES) {
+      await sql`update ${sql.table(table)} set partner_id = ${move.partnerId} where merchant_id = ${move.merchantId}`.execute(
+        trx,
+      );
+    }
+    await trx
+      .updateTable('applications')
+      .set({ group_id: move.groupId })
+      .where('merchant_id', '=', move.merchantId)
+      .execute();
+    await refreshDerived(trx, { table: 'merchants', ids: [move.merchantId] });
+  });
+}
