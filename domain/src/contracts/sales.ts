@@ -199,6 +199,7 @@ export const isoPartnersTable = {
       label: 'Days since last app',
       type: 'integer',
       filter: 'range',
+      min: 0,
       sortable: true,
     },
     {
@@ -206,6 +207,8 @@ export const isoPartnersTable = {
       label: 'Approvals this month',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
     {
@@ -213,6 +216,8 @@ export const isoPartnersTable = {
       label: 'Approvals last month',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
     {
@@ -220,6 +225,8 @@ export const isoPartnersTable = {
       label: 'Approvals this year',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
     {
@@ -227,6 +234,8 @@ export const isoPartnersTable = {
       label: 'Approvals last year',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
   ],

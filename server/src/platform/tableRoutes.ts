@@ -16,6 +16,8 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
   deps: Deps,
   table: {
     access: Access;
+    /** 'platform' for administration tables (the audit log), as for any platform route. */
+    data?: 'platform';
     queryPath: string;
     exportPath: string;
     extra: E;
@@ -32,6 +34,7 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     method: 'POST',
     url: table.queryPath,
     access: table.access,
+    ...(table.data ? { data: table.data } : {}),
     input: queryBody,
     handler: ({ input, db }): Promise<TablePage<unknown>> => {
       const extra = input as unknown as Extra;
@@ -44,6 +47,7 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     method: 'POST',
     url: table.exportPath,
     access: table.access,
+    ...(table.data ? { data: table.data } : {}),
     input: exportBody,
     handler: async ({ input, db, reply }) => {
       const extra = input as unknown as Extra;
