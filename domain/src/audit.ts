@@ -41,7 +41,8 @@ const SIGNIN_REFUSALS: Record<string, string> = {
   inactive: 'the account is deactivated',
 };
 
-const isAction = (action: string): action is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(action);
+const isAction = (action: string): action is AuditAction =>
+  (AUDIT_ACTIONS as readonly string[]).includes(action);
 
 const department = (code: unknown) =>
   typeof code === 'string' && code in DEPARTMENT_LABELS
@@ -65,7 +66,8 @@ function change(details: Record<string, unknown>, field: string): [unknown, unkn
 function userChanges(who: string, details: Record<string, unknown>): string[] {
   const out: string[] = [];
   const dept = change(details, 'department');
-  if (dept) out.push(`changed the department of ${who} from ${department(dept[0])} to ${department(dept[1])}`);
+  if (dept)
+    out.push(`changed the department of ${who} from ${department(dept[0])} to ${department(dept[1])}`);
   const caps = change(details, 'capabilities');
   if (caps) {
     const before = Array.isArray(caps[0]) ? caps[0].map(String) : [];
@@ -103,7 +105,8 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
     case 'signin.success':
       return 'Signed in';
     case 'signin.failure': {
-      const reason = typeof facts.reason === 'string' ? (SIGNIN_REFUSALS[facts.reason] ?? facts.reason) : null;
+      const reason =
+        typeof facts.reason === 'string' ? (SIGNIN_REFUSALS[facts.reason] ?? facts.reason) : null;
       return `Sign-in as ${who} refused${reason ? `: ${reason}` : ''}`;
     }
     case 'signin.locked':

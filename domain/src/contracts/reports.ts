@@ -39,7 +39,15 @@ const money = <Id extends string>(id: Id, label: string, hidden = false) =>
 
 /** A count: a whole number, never negative, so its range filter starts at 0; summed in the totals row. */
 const count = <Id extends string>(id: Id, label: string) =>
-  ({ id, label, type: 'integer', filter: 'range', min: 0, sortable: true, total: true }) as const satisfies ColumnDef<Id>;
+  ({
+    id,
+    label,
+    type: 'integer',
+    filter: 'range',
+    min: 0,
+    sortable: true,
+    total: true,
+  }) as const satisfies ColumnDef<Id>;
 
 export const selfServeTable = {
   columns: [

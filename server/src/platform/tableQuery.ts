@@ -1,4 +1,11 @@
-import { type ColumnDef, type FilterState, rangeLimits, type SortState, type TableDef, type TablePage } from '@paydesk/domain';
+import {
+  type ColumnDef,
+  type FilterState,
+  rangeLimits,
+  type SortState,
+  type TableDef,
+  type TablePage,
+} from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { badRequest } from './errors';
