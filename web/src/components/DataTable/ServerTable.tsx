@@ -23,8 +23,10 @@ interface ServerTableProps {
   /** What a row is, for the count: 'merchants'. */
   noun: string;
   searchPlaceholder: string;
-  /** Explains an empty list: narrowed by the user, or nothing there at all. */
-  empty: { filtered: string; unfiltered: string };
+  /** Explains an empty list: narrowed by the user, or nothing there at all (and what to do about it). */
+  empty: { filtered: string; unfiltered: string; unfilteredHint?: string };
+  /** Columns of long text (a sentence) that wrap instead of widening the table. */
+  wrapping?: readonly string[];
   /** Buttons beside the search, e.g. Export and Import. */
   actions?: ReactNode;
 }
@@ -88,6 +90,7 @@ export function ServerTable({
   searchPlaceholder,
   empty,
   actions,
+  wrapping = [],
 }: ServerTableProps) {
   const { state } = controls;
   const narrowed = state.filters.length > 0 || state.search !== '';
@@ -95,6 +98,7 @@ export function ServerTable({
     .filter((column) => state.columns.includes(column.id))
     .map((column) => ({
       ...defColumn(column),
+      ...(wrapping.includes(column.id) ? { nowrap: false, width: '40%' } : {}),
       sort: column.sortable
         ? { direction: sortDirection(state.sort, column.id), onToggle: () => controls.toggleSort(column.id) }
         : undefined,
@@ -133,7 +137,10 @@ export function ServerTable({
         empty={
           narrowed
             ? { title: empty.filtered, description: 'Clear a filter or the search to see more.' }
-            : { title: empty.unfiltered, description: 'Choose another month; this one has no rows yet.' }
+            : {
+                title: empty.unfiltered,
+                description: empty.unfilteredHint ?? 'Choose another month; this one has no rows yet.',
+              }
         }
         header={
           filtersInForce.length > 0 ? (

@@ -171,6 +171,10 @@ describe('filter inputs', () => {
     expect(describeFilter({ label: 'MID', type: 'text' }, { id: 'mid', kind: 'text', value: '41' })).toBe(
       'MID starts with “41”',
     );
+    const action = { label: 'Action', type: 'text' as const, optionLabels: { signout: 'Signed out' } };
+    expect(describeFilter(action, { id: 'action', kind: 'select', values: ['signout', 'other'] })).toBe(
+      'Action: Signed out, other',
+    );
   });
 });
 

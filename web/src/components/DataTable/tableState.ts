@@ -302,12 +302,15 @@ export function parseDateRange(id: string, fromText: string, toText: string): Pa
 }
 
 /** How an active filter reads in the list above the table. */
-export function describeFilter(column: Pick<ColumnDef, 'label' | 'type'>, filter: FilterState): string {
+export function describeFilter(
+  column: Pick<ColumnDef, 'label' | 'type' | 'optionLabels'>,
+  filter: FilterState,
+): string {
   switch (filter.kind) {
     case 'text':
       return `${column.label} starts with “${filter.value}”`;
     case 'select':
-      return `${column.label}: ${filter.values.join(', ')}`;
+      return `${column.label}: ${filter.values.map((v) => column.optionLabels?.[v] ?? v).join(', ')}`;
     case 'range': {
       const fmt = (n: number) => n.toLocaleString('en-US');
       if (filter.min !== null && filter.max !== null)
