@@ -110,7 +110,8 @@ const view = {
 export const tableQuery = z.strictObject({
   ...view,
   page: z.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.number().int().min(1).max(1000).default(10),
+  /** One of the table's page sizes; omitted, the table's default page size. */
+  pageSize: z.number().int().min(1).max(1000).optional(),
 });
 export type TableQuery = z.input<typeof tableQuery>;
 

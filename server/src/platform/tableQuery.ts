@@ -149,17 +149,18 @@ const where = (conds: RawBuilder<unknown>[]) =>
 export async function queryPage<Id extends string, Row>(
   db: Db,
   source: TableSource<Id>,
-  request: TableRequest & { page: number; pageSize: number },
+  request: TableRequest & { page: number; pageSize?: number | undefined },
   base: RawBuilder<unknown>[] = [],
 ): Promise<TablePage<Row>> {
-  if (!source.def.pageSizes.includes(request.pageSize)) {
+  const pageSize = request.pageSize ?? source.def.defaultPageSize;
+  if (!source.def.pageSizes.includes(pageSize)) {
     throw badRequest(`Page size must be one of ${source.def.pageSizes.join(', ')}`);
   }
   const conds = conditions(source, request, base);
   const ids = source.def.columns.map((c) => c.id);
   const from = fromClause(source);
   const { rows } = await sql<Row>`select ${selectList(source, ids)} from ${from} ${where(conds)}
-    order by ${orderBy(source, request.sort)} limit ${request.pageSize} offset ${(request.page - 1) * request.pageSize}`.execute(
+    order by ${orderBy(source, request.sort)} limit ${pageSize} offset ${(request.page - 1) * pageSize}`.execute(
     db,
   );
   // The count and the totals in one pass over the same filtered rows, so they always agree.
@@ -174,7 +175,7 @@ export async function queryPage<Id extends string, Row>(
     rows: present(source, rows),
     total: n,
     page: request.page,
-    pageSize: request.pageSize,
+    pageSize,
     totals,
   };
 }
