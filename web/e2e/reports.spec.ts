@@ -418,8 +418,8 @@ test.describe('Self Serve import', () => {
     await page.getByRole('textbox', { name: 'Search' }).fill(first ?? '');
     await expect(async () => {
       expect(await tableColumn(page, 'Self Serve (BETA)', 'MID')).toEqual([first]);
-      expect(await tableColumn(page, 'Self Serve (BETA)', 'Volume')).toEqual(['12,345.67']);
-      expect(await tableColumn(page, 'Self Serve (BETA)', 'Income')).toEqual(['99.99']);
+      expect(await tableColumn(page, 'Self Serve (BETA)', 'Volume')).toEqual(['$12,345.67']);
+      expect(await tableColumn(page, 'Self Serve (BETA)', 'Income')).toEqual(['$99.99']);
     }).toPass();
     await page.goto(`/selfserve?dt=${month}`);
     await settled(page, 'Self Serve (BETA)');
@@ -503,7 +503,7 @@ test.describe('Residual Self Serve import', () => {
       const processors = await tableColumn(page, title, 'Processor');
       const nets = await tableColumn(page, title, 'Total net');
       const i = mids.findIndex((m, k) => m === target && processors[k] === 'PPS');
-      expect(nets[i]).toBe('4,242.42');
+      expect(nets[i]).toBe('$4,242.42');
     }).toPass();
     await page.getByRole('button', { name: 'Clear search' }).click();
     await expect(async () => expect(await tableTotal(page)).toBe(before)).toPass();
