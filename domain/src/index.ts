@@ -1,6 +1,7 @@
 import './zodConfig';
 
 export * from './access';
+export * from './audit';
 export * from './businessDays';
 export * from './calculator';
 export * from './contracts/account';

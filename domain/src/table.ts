@@ -5,8 +5,8 @@ import { z } from 'zod';
  * for with a TableQuery. Filtering, sorting and paging happen on the server over the whitelisted columns.
  */
 
-/** How a column's values are shown and exported. */
-export type ColumnType = 'text' | 'integer' | 'money' | 'decimal' | 'date' | 'percent';
+/** How a column's values are shown and exported. `datetime` is a timestamp, shown to the minute. */
+export type ColumnType = 'text' | 'integer' | 'money' | 'decimal' | 'date' | 'datetime' | 'percent';
 
 /** How a column can be filtered: text by case-insensitive prefix, whole-number range, date range, or a set of values. */
 export type FilterKind = 'text' | 'range' | 'dateRange' | 'select';
@@ -18,11 +18,31 @@ export interface ColumnDef<Id extends string = string> {
   filter?: FilterKind;
   /** Values offered by a select filter. */
   options?: readonly string[];
-  /** The smallest number a range filter accepts (the server refuses less). */
+  /** How a select filter shows each value, when the stored value is a code. */
+  optionLabels?: Readonly<Record<string, string>>;
+  /** The smallest number a range filter accepts (the server refuses less): 0 for counts. */
   min?: number;
   /** Hidden until the user shows it. */
   hidden?: boolean;
   sortable?: boolean;
+  /** Stays in view at the left while the table scrolls sideways (the row's identity: MID, DBA). */
+  pinned?: boolean;
+  /** Summed over every filtered row in the table's totals row (money and counts). */
+  total?: boolean;
+}
+
+/** The largest value a PostgreSQL integer holds: the bounds of a range filter on an integer column. */
+export const INTEGER_MAX = 2_147_483_647;
+/** Range bounds on other number columns (money) stay within what numeric(14,2) holds. */
+export const AMOUNT_MAX = 1e12;
+
+/**
+ * The range filter bounds a column accepts: never below its `min`, and within what its type holds, so a
+ * bound the database cannot compare is refused as bad input instead of failing the query.
+ */
+export function rangeLimits(column: Pick<ColumnDef, 'type' | 'min'>): { min: number; max: number } {
+  const max = column.type === 'integer' ? INTEGER_MAX : AMOUNT_MAX;
+  return { min: Math.max(column.min ?? -max, -max), max };
 }
 
 export interface TableDef<Id extends string = string> {
@@ -51,7 +71,11 @@ export const isoDate = z
   .refine(inDateBounds, DATE_BOUNDS_MESSAGE);
 
 const columnId = z.string().min(1).max(64);
-const wholeNumber = z.number().int('Range filters take whole numbers').min(-1e12).max(1e12);
+const wholeNumber = z
+  .number()
+  .int('Range filters take whole numbers')
+  .min(-AMOUNT_MAX, 'A range bound is too large')
+  .max(AMOUNT_MAX, 'A range bound is too large');
 
 export const filterState = z.discriminatedUnion('kind', [
   z.strictObject({ id: columnId, kind: z.literal('text'), value: z.string().max(100) }),
@@ -93,7 +117,8 @@ const view = {
 export const tableQuery = z.strictObject({
   ...view,
   page: z.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.number().int().min(1).max(1000).default(10),
+  /** One of the table's page sizes; omitted, the table's default page size. */
+  pageSize: z.number().int().min(1).max(1000).optional(),
 });
 export type TableQuery = z.input<typeof tableQuery>;
 
@@ -108,6 +133,11 @@ export interface TablePage<Row> {
   total: number;
   page: number;
   pageSize: number;
+  /**
+   * The sum of each `total` column over every filtered row (not just the page), as an exact decimal
+   * string: column id → sum. Empty for tables without such columns.
+   */
+  totals: Record<string, string>;
 }
 
 /** Rows of a preview before an export. */

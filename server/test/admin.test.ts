@@ -1,4 +1,6 @@
 import type { UserRow } from '@paydesk/domain';
+import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, Client, type TestApp, testApp } from './helpers';
 
@@ -162,6 +164,8 @@ describe('users administration', () => {
       await c.signin(email);
       expect((await c.get('/api/app/users')).statusCode, email).toBe(403);
       expect((await c.get('/api/app/audit')).statusCode, email).toBe(403);
+      expect((await c.post('/api/app/audit/query', {})).statusCode, email).toBe(403);
+      expect((await c.post('/api/app/audit/export', { columns: ['at'] })).statusCode, email).toBe(403);
       expect((await c.get('/api/app/outbox')).statusCode, email).toBe(403);
       const upd = await c.post('/api/app/users/update', {
         id: 1,
@@ -180,6 +184,87 @@ describe('users administration', () => {
     expect(page.total).toBeGreaterThan(2);
     expect((await admin.get('/api/app/audit?pageSize=5000')).statusCode).toBe(400);
     expect((await admin.get('/api/app/audit?sort=id')).statusCode).toBe(400);
+  });
+
+  it('queries the audit log as a table: by user, action and date, in words, newest first', async () => {
+    // An entry of each kind the filters must tell apart: a refused sign-in and a department change.
+    await new Client(t.app).post('/api/app/account/signin', {
+      email: 'finance@paydesk.local',
+      password: 'Wrong-Pass-1!',
+    });
+    const sales = await userRow('sales@paydesk.local');
+    await admin.post('/api/app/users/update', {
+      id: sales.id,
+      department: 'finance',
+      capabilities: sales.capabilities,
+      active: true,
+      isoId: null,
+    });
+    const { rows: raw } = await sql<{ actor_email: string | null; action: string; at: Date }>`
+      select actor_email, action, at from audit_log`.execute(t.db);
+    const ask = (body: Record<string, unknown>) => admin.post('/api/app/audit/query', body);
+
+    const byAction = (
+      await ask({ filters: [{ id: 'action', kind: 'select', values: ['user.update'] }], pageSize: 200 })
+    ).json();
+    expect(byAction.total).toBe(raw.filter((r) => r.action === 'user.update').length);
+    expect(byAction.rows.every((r: { action: string }) => r.action === 'user.update')).toBe(true);
+    expect(byAction.rows[0].description).toBe(
+      'Changed the department of sales@paydesk.local from Sales to Finance',
+    );
+    const times = byAction.rows.map((r: { at: string }) => r.at);
+    expect(times).toEqual([...times].sort().reverse());
+
+    const byUser = (
+      await ask({ filters: [{ id: 'actor', kind: 'text', value: 'ADMIN@' }], pageSize: 200 })
+    ).json();
+    expect(byUser.total).toBe(raw.filter((r) => r.actor_email?.startsWith('admin@')).length);
+    expect(byUser.total).toBeGreaterThan(0);
+
+    const refused = (
+      await ask({
+        filters: [
+          { id: 'action', kind: 'select', values: ['signin.failure'] },
+          { id: 'subject', kind: 'text', value: 'finance@' },
+        ],
+      })
+    ).json();
+    expect(refused.rows[0].description).toBe('Sign-in as finance@paydesk.local refused: wrong password');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = (
+      await ask({ filters: [{ id: 'at', kind: 'dateRange', from: today, to: today }], pageSize: 200 })
+    ).json();
+    expect(dated.total).toBe(raw.filter((r) => new Date(r.at).toISOString().startsWith(today)).length);
+    const past = (
+      await ask({ filters: [{ id: 'at', kind: 'dateRange', from: '2001-01-01', to: '2001-12-31' }] })
+    ).json();
+    expect(past.total).toBe(0);
+
+    for (const bad of [
+      { filters: [{ id: 'action', kind: 'select', values: ['drop.table'] }] },
+      { filters: [{ id: 'details', kind: 'text', value: 'x' }] },
+      { sort: [{ id: 'description', desc: false }] },
+      { pageSize: 10 },
+    ]) {
+      expect((await ask(bad)).statusCode, JSON.stringify(bad)).toBe(400);
+    }
+  });
+
+  it('exports the filtered audit log with the entries in words', async () => {
+    const res = await admin.post('/api/app/audit/export', {
+      filters: [{ id: 'action', kind: 'select', values: ['signin.success'] }],
+      columns: ['at', 'actor', 'description'],
+    });
+    expect(res.statusCode).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const rows: unknown[][] = [];
+    wb.worksheets[0]?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows[0]).toEqual(['Time', 'User', 'What happened']);
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.slice(1).every((r) => r[2] === 'Signed in')).toBe(true);
+    expect(String(rows[1]?.[0])).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
   });
 
   it('shows the outbox to the admin', async () => {

@@ -183,6 +183,187 @@ describe('table query', () => {
   });
 });
 
+/** Sums exact decimal strings (or counts) in whole cents, so the oracle never rounds. */
+function exactSum(values: readonly unknown[]): string {
+  let cents = 0n;
+  for (const v of values) {
+    if (v === null || v === undefined) continue;
+    const [whole = '0', fraction = ''] = String(v).replace('-', '').split('.');
+    const magnitude = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+    cents += String(v).startsWith('-') ? -magnitude : magnitude;
+  }
+  const sign = cents < 0n ? '-' : '';
+  const abs = cents < 0n ? -cents : cents;
+  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}
+
+/** Raw rows of a query, summed column by column in JS. */
+async function rawSums(columns: Record<string, string>, text: string, ...params: unknown[]) {
+  const parts = text.split('?');
+  const raw = sql.join(
+    parts.map((p, i) => (i < params.length ? sql`${sql.raw(p)}${params[i]}` : sql.raw(p))),
+    sql``,
+  );
+  const { rows } = await sql<Record<string, unknown>>`${raw}`.execute(t.db);
+  const out: Record<string, string> = {};
+  for (const [id, field] of Object.entries(columns)) out[id] = exactSum(rows.map((r) => r[field]));
+  return { sums: out, n: rows.length };
+}
+
+/** The answer's totals, normalised to two decimals like the oracle. */
+const asCents = (totals: Record<string, string>) =>
+  Object.fromEntries(Object.entries(totals).map(([id, v]) => [id, exactSum([v])]));
+
+const SELF_SERVE_RAW = {
+  tx_amt: 'volume',
+  tx_cnt: 'transactions',
+  cb_amt: 'chargeback_volume',
+  cb_cnt: 'chargebacks',
+  ref_amt: 'refund_volume',
+  ref_cnt: 'refunds',
+  income: 'income',
+};
+const selfServeRaw = (extra: string) =>
+  `select a.volume, a.transactions, a.chargeback_volume, a.chargebacks, a.refund_volume, a.refunds,
+     coalesce(i.net, 0) as income
+   from merchant_monthly a join merchants m on m.id = a.merchant_id join partners p on p.id = m.partner_id
+   left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+   where a.month = ?::date ${extra}`;
+
+const RESIDUAL_RAW = {
+  Transactions: 'transactions',
+  Volume: 'volume',
+  Income: 'income',
+  TotalNet: 'total_net',
+  Expense: 'expense',
+  ProfitLoss: 'profit_loss',
+  RefundsNet: 'refunds_net',
+};
+
+describe('totals', () => {
+  it('sums Self Serve money and counts over every filtered row, not the page', async () => {
+    const cases: Array<[Record<string, unknown>[], string]> = [
+      [[], ''],
+      [
+        [
+          { id: 'merchprofile', kind: 'select', values: ['PayLo', 'High Risk'] },
+          { id: 'tx_cnt', kind: 'range', min: 100, max: null },
+        ],
+        "and m.profile in ('PayLo', 'High Risk') and a.transactions >= 100",
+      ],
+      [
+        [
+          { id: 'opend', kind: 'dateRange', from: '2018-01-01', to: '2022-12-31' },
+          { id: 'banknum', kind: 'select', values: ['CBCAL', 'PPS'] },
+        ],
+        "and m.opened_on between '2018-01-01' and '2022-12-31' and m.sponsor_bank in ('CBCAL', 'PPS')",
+      ],
+    ];
+    for (const [filters, where] of cases) {
+      const page = (await query(admin, { filters, page: 2, pageSize: 10 })).json();
+      const oracle = await rawSums(SELF_SERVE_RAW, selfServeRaw(where), month);
+      expect(oracle.n, where).toBeGreaterThan(10);
+      expect(page.total, where).toBe(oracle.n);
+      expect(Object.keys(page.totals).sort()).toEqual(Object.keys(SELF_SERVE_RAW).sort());
+      expect(asCents(page.totals), where).toEqual(oracle.sums);
+      // Counts come back as whole numbers.
+      expect(page.totals.tx_cnt).toMatch(/^\d+$/);
+    }
+  });
+
+  it('sums Residual Self Serve over every filtered row', async () => {
+    const cases: Array<[Record<string, unknown>[], string]> = [
+      [[{ id: 'Processor', kind: 'select', values: ['TSYS'] }], "and processor = 'TSYS'"],
+      [
+        [
+          { id: 'Transactions', kind: 'range', min: 50, max: 5000 },
+          { id: 'TotalNet', kind: 'range', min: 0, max: null },
+        ],
+        'and transactions between 50 and 5000 and total_net >= 0',
+      ],
+    ];
+    for (const [filters, where] of cases) {
+      const page = (
+        await admin.post('/api/ResidualSelfServe/query', { dt: residualMonth, filters, pageSize: 10 })
+      ).json();
+      const oracle = await rawSums(
+        RESIDUAL_RAW,
+        `select * from residuals where month = ?::date ${where}`,
+        residualMonth,
+      );
+      expect(oracle.n, where).toBeGreaterThan(10);
+      expect(page.total, where).toBe(oracle.n);
+      const picked = Object.fromEntries(Object.keys(RESIDUAL_RAW).map((id) => [id, page.totals[id]]));
+      expect(asCents(picked), where).toEqual(oracle.sums);
+    }
+  });
+
+  it('an ISO-bound user’s totals cover only their ISO’s rows', async () => {
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    const filters = [{ id: 'tx_cnt', kind: 'range', min: 1, max: null }];
+    const page = (await query(partner, { filters })).json();
+    const oracle = await rawSums(
+      SELF_SERVE_RAW,
+      selfServeRaw("and p.account_name = 'Summit Payment Group' and a.transactions >= 1"),
+      month,
+    );
+    expect(oracle.n).toBeGreaterThan(0);
+    expect(page.total).toBe(oracle.n);
+    expect(asCents(page.totals)).toEqual(oracle.sums);
+    const everyone = (await query(admin, { filters })).json();
+    expect(Number(everyone.totals.tx_amt)).toBeGreaterThan(Number(page.totals.tx_amt));
+
+    const residual = (await partner.post('/api/ResidualSelfServe/query', { dt: residualMonth })).json();
+    const residualOracle = await rawSums(
+      RESIDUAL_RAW,
+      "select r.* from residuals r join partners p on p.id = r.partner_id where r.month = ?::date and p.account_name = 'Summit Payment Group'",
+      residualMonth,
+    );
+    expect(residual.total).toBe(residualOracle.n);
+    const picked = Object.fromEntries(Object.keys(RESIDUAL_RAW).map((id) => [id, residual.totals[id]]));
+    expect(asCents(picked)).toEqual(residualOracle.sums);
+  });
+});
+
+describe('range bounds', () => {
+  it('refuses negative, fractional and too large bounds on counts, and too large amounts, with 400', async () => {
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['/api/selfserve/query', { id: 'tx_cnt', kind: 'range', min: -1, max: null }, /count.*0 or more/],
+      ['/api/selfserve/query', { id: 'cb_cnt', kind: 'range', min: null, max: -5 }, /count.*0 or more/],
+      ['/api/selfserve/query', { id: 'ref_cnt', kind: 'range', min: 0.5, max: null }, /whole numbers/],
+      [
+        '/api/selfserve/query',
+        { id: 'tx_cnt', kind: 'range', min: null, max: 2_147_483_648 },
+        /up to 2,147,483,647/,
+      ],
+      ['/api/selfserve/query', { id: 'tx_amt', kind: 'range', min: 1e13, max: null }, /too large/],
+      ['/api/ResidualSelfServe/query', { id: 'Transactions', kind: 'range', min: -1, max: null }, /count/],
+      ['/api/ResidualSelfServe/query', { id: 'Transactions', kind: 'range', min: 3e9, max: null }, /up to/],
+    ];
+    for (const [path, filter, message] of cases) {
+      const dt = path.startsWith('/api/selfserve') ? month : residualMonth;
+      const res = await admin.post(path, { dt, filters: [filter] });
+      expect(res.statusCode, JSON.stringify(filter)).toBe(400);
+      expect(res.json().message, JSON.stringify(filter)).toMatch(message);
+      const exported = await admin.post(path.replace('/query', '/export'), {
+        dt,
+        filters: [filter],
+        columns: [dt === month ? 'mid' : 'MID'],
+      });
+      expect(exported.statusCode, JSON.stringify(filter)).toBe(400);
+    }
+    // Money may be filtered below zero (refunds and losses are negative) and counts from 0 up to the limit.
+    const ok = await query(admin, {
+      filters: [
+        { id: 'income', kind: 'range', min: -1000, max: null },
+        { id: 'tx_cnt', kind: 'range', min: 0, max: 2_147_483_647 },
+      ],
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+});
+
 describe('export', () => {
   it('downloads every filtered row, not just the page, in the visible columns', async () => {
     const filters = [{ id: 'merchprofile', kind: 'select', values: ['Traditional'] }];

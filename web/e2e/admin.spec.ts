@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { menu, PASSWORD, signIn } from './support';
+import { menu, PASSWORD, signIn, tableColumn, tableTotal } from './support';
 
 const EVERYONE = ['Sales', 'Change Password'];
 const ADMIN_ONLY = ['Register', 'Users', 'Audit log', 'Outbox'];
@@ -91,4 +91,32 @@ test('an admin grants a capability and binds an ISO on the Users screen', async 
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Saved sales@paydesk.local')).toBeVisible();
   await expect(row.getByText('Business Intelligence')).toBeVisible();
+});
+
+test('the audit log filters by action and shows entries in words', async ({ page }) => {
+  await signIn(page, 'admin@paydesk.local');
+  await menu(page).getByRole('link', { name: 'Audit log', exact: true }).click();
+  const table = page.getByRole('table', { name: 'Audit log', exact: true });
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await page.getByRole('button', { name: 'Filter Action', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Filter Action' });
+  await form.getByRole('checkbox', { name: 'Signed in', exact: true }).check();
+  await form.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/f\.action=signin\.success/);
+  await expect(page.getByRole('group', { name: 'Filters in force' })).toContainText('Action: Signed in');
+
+  const res = await page.request.post('/api/app/audit/query', {
+    data: { filters: [{ id: 'action', kind: 'select', values: ['signin.success'] }], pageSize: 50 },
+  });
+  const answer = (await res.json()) as { total: number; rows: Array<{ actor: string }> };
+  expect(answer.total).toBeGreaterThan(0);
+  await expect(async () => {
+    expect(await tableTotal(page)).toBe(answer.total);
+    const actions = await tableColumn(page, 'Audit log', 'Action');
+    expect(actions.length).toBe(Math.min(50, answer.total));
+    expect(actions.every((a) => a === 'Signed in')).toBe(true);
+    const what = await tableColumn(page, 'Audit log', 'What happened');
+    expect(what.every((w) => w === 'Signed in')).toBe(true);
+  }).toPass();
+  await expect(table.getByText('signin.success')).toHaveCount(0);
 });

@@ -20,8 +20,10 @@ interface Screen {
   noun: string;
   /** A text column and a prefix that narrows it. */
   text: { label: string; id: string; prefix: string };
-  /** A whole-number range column. */
+  /** A whole-number range column (a count). */
   range: { label: string; id: string; min: number };
+  /** The volume column's id. */
+  volume: string;
   /** Shown by default, then hidden; hidden by default, then shown. */
   toHide: string;
   toShow: string;
@@ -36,6 +38,7 @@ const screens: Screen[] = [
     noun: 'merchants',
     text: { label: 'MID', id: 'mid', prefix: '7410' },
     range: { label: 'Transactions', id: 'tx_cnt', min: 1000 },
+    volume: 'tx_amt',
     toHide: 'Email',
     toShow: 'City',
   },
@@ -47,6 +50,7 @@ const screens: Screen[] = [
     noun: 'rows',
     text: { label: 'MID', id: 'MID', prefix: '4445' },
     range: { label: 'Transactions', id: 'Transactions', min: 1000 },
+    volume: 'Volume',
     toHide: 'Office',
     toShow: 'Refunds net',
   },
@@ -140,10 +144,12 @@ for (const screen of screens) {
       }).toPass();
       const byPrefix = await tableTotal(page);
 
-      // Range: whole numbers only, and min ≤ max.
+      // Range on a count: the boxes take no minus sign and no decimal point, and min ≤ max.
       const form = await openFilter(page, screen.range.label);
-      await form.getByLabel('Min').fill('1.5');
-      await expect(form.getByRole('alert')).toHaveText('Enter whole numbers only');
+      await form.getByLabel('Min').pressSequentially('-1.5');
+      await expect(form.getByLabel('Min')).toHaveValue('15');
+      await form.getByLabel('Max').fill('2147483648');
+      await expect(form.getByRole('alert')).toHaveText('Enter whole numbers up to 2,147,483,647');
       await expect(form.getByRole('button', { name: 'Apply' })).toBeDisabled();
       await form.getByLabel('Min').fill('10');
       await form.getByLabel('Max').fill('5');
@@ -215,6 +221,69 @@ for (const screen of screens) {
       // Removing the filters brings the whole month back.
       await page.getByRole('button', { name: 'Clear all' }).click();
       await expect(async () => expect(await tableTotal(page)).toBe(all)).toPass();
+    });
+
+    test('the totals row sums every filtered row, and MID stays in view when scrolled right', async ({
+      page,
+    }) => {
+      await signIn(page, 'admin@paydesk.local');
+      const asked = page.waitForRequest((r) =>
+        r.url().endsWith(`/api${screen.path === '/selfserve' ? '/selfserve' : '/ResidualSelfServe'}/query`),
+      );
+      await page.getByRole('navigation').getByRole('link', { name: screen.name, exact: true }).click();
+      const dt = ((await asked).postDataJSON() as { dt: string }).dt;
+      await settled(page, screen.title);
+      await filterRange(page, screen.range.label, String(screen.range.min), '');
+      await settled(page, screen.title);
+      const filtered = await tableTotal(page);
+
+      // The oracle: the spec's whole-month list call, filtered and summed here in cents.
+      const listPath = screen.path === '/selfserve' ? '/api/selfserve' : '/api/ResidualSelfServe';
+      const res = await page.request.post(listPath, { data: { dt } });
+      expect(res.status()).toBe(200);
+      const rows = ((await res.json()) as Row[]).filter(
+        (r) => Number(r[screen.range.id]) >= screen.range.min,
+      );
+      expect(rows.length).toBe(filtered);
+      const cents = rows.reduce((sum, r) => sum + BigInt(Math.round(Number(r[screen.volume]) * 100)), 0n);
+      const count = rows.reduce((sum, r) => sum + Number(r[screen.range.id]), 0);
+
+      const totals = page.getByRole('table', { name: screen.title, exact: true }).locator('tfoot tr');
+      await expect(totals).toContainText(`Total (all ${filtered.toLocaleString('en-US')} filtered rows)`);
+      const headers = await tableHeaders(page, screen.title);
+      const cellUnder = async (label: string) => {
+        // The label cell spans the pinned columns; count the footer cells by their spans.
+        const spans = await totals
+          .locator('td')
+          .evaluateAll((tds) =>
+            tds.map((td) => ({ span: (td as HTMLTableCellElement).colSpan, text: td.textContent ?? '' })),
+          );
+        let column = 0;
+        for (const cell of spans) {
+          if (column === headers.indexOf(label)) return cell.text;
+          column += cell.span;
+        }
+        throw new Error(`No totals cell under ${label}`);
+      };
+      expect(amount(await cellUnder('Volume'))).toBeCloseTo(Number(cents) / 100, 2);
+      expect(amount(await cellUnder(screen.range.label))).toBe(count);
+
+      // Scrolled all the way right, the last column is in view and so is MID, at the left edge.
+      const table = page.getByRole('table', { name: screen.title, exact: true });
+      await table.evaluate((t) => {
+        const box = t.parentElement as HTMLElement;
+        box.scrollLeft = box.scrollWidth;
+      });
+      const frame = await table.evaluate((t) =>
+        (t.parentElement as HTMLElement).getBoundingClientRect().toJSON(),
+      );
+      const mid = await table.locator('thead th').nth(headers.indexOf('MID')).boundingBox();
+      const first = await table.locator('thead th').first().boundingBox();
+      expect(mid && mid.x >= frame.x - 1 && mid.x < frame.x + 400).toBe(true);
+      expect(first && first.x + first.width <= frame.x + 1).toBe(true);
+      await expect(
+        table.locator('tbody tr').first().locator('td').nth(headers.indexOf('MID')),
+      ).toBeInViewport();
     });
 
     test('searches after typing stops; clearing brings back the full list', async ({ page }) => {
@@ -349,8 +418,8 @@ test.describe('Self Serve import', () => {
     await page.getByRole('textbox', { name: 'Search' }).fill(first ?? '');
     await expect(async () => {
       expect(await tableColumn(page, 'Self Serve (BETA)', 'MID')).toEqual([first]);
-      expect(await tableColumn(page, 'Self Serve (BETA)', 'Volume')).toEqual(['12,345.67']);
-      expect(await tableColumn(page, 'Self Serve (BETA)', 'Net income')).toEqual(['99.99']);
+      expect(await tableColumn(page, 'Self Serve (BETA)', 'Volume')).toEqual(['$12,345.67']);
+      expect(await tableColumn(page, 'Self Serve (BETA)', 'Net income')).toEqual(['$99.99']);
     }).toPass();
     await page.goto(`/selfserve?dt=${month}`);
     await settled(page, 'Self Serve (BETA)');
@@ -434,7 +503,7 @@ test.describe('Residual Self Serve import', () => {
       const processors = await tableColumn(page, title, 'Processor');
       const nets = await tableColumn(page, title, 'Total net');
       const i = mids.findIndex((m, k) => m === target && processors[k] === 'PPS');
-      expect(nets[i]).toBe('4,242.42');
+      expect(nets[i]).toBe('$4,242.42');
     }).toPass();
     await page.getByRole('button', { name: 'Clear search' }).click();
     await expect(async () => expect(await tableTotal(page)).toBe(before)).toPass();

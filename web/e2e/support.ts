@@ -69,5 +69,5 @@ export async function tableColumn(page: Page, table: string, header: string): Pr
   return (await cells.allInnerTexts()).map((c) => c.trim());
 }
 
-/** '1,234.50' → 1234.5 */
-export const amount = (text: string) => Number(text.replaceAll(',', ''));
+/** '1,234.50' or '-$1,234.50' → 1234.5 or -1234.5 */
+export const amount = (text: string) => Number(text.replace(/[$,]/g, ''));

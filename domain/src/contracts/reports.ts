@@ -28,13 +28,37 @@ const month = z
 
 export const SELF_SERVE_FIRST_MONTH = '2016-05-01';
 
+/** An amount: filtered by range, summed in the totals row. */
+const money = <Id extends string>(id: Id, label: string, hidden = false) =>
+  ({
+    id,
+    label,
+    type: 'money',
+    filter: 'range',
+    sortable: true,
+    total: true,
+    ...(hidden ? { hidden } : {}),
+  }) as const satisfies ColumnDef<Id>;
+
+/** A count: a whole number, never negative, so its range filter starts at 0; summed in the totals row. */
+const count = <Id extends string>(id: Id, label: string) =>
+  ({
+    id,
+    label,
+    type: 'integer',
+    filter: 'range',
+    min: 0,
+    sortable: true,
+    total: true,
+  }) as const satisfies ColumnDef<Id>;
+
 export const selfServeTable = {
   columns: [
     { id: 'banknum', label: 'Bank', type: 'text', filter: 'select', options: BANKS, sortable: true },
     { id: 'groupname', label: 'ISO', type: 'text', filter: 'text', sortable: true },
     { id: 'groupid', label: 'Group ID', type: 'text', filter: 'text', sortable: true, hidden: true },
-    { id: 'mid', label: 'MID', type: 'text', filter: 'text', sortable: true },
-    { id: 'dba', label: 'DBA', type: 'text', filter: 'text', sortable: true },
+    { id: 'mid', label: 'MID', type: 'text', filter: 'text', sortable: true, pinned: true },
+    { id: 'dba', label: 'DBA', type: 'text', filter: 'text', sortable: true, pinned: true },
     { id: 'legalname', label: 'Legal name', type: 'text', filter: 'text', sortable: true },
     {
       id: 'merchprofile',
@@ -81,14 +105,14 @@ export const selfServeTable = {
     { id: 'activationd', label: 'Activated', type: 'date', filter: 'dateRange', sortable: true },
     { id: 'opend', label: 'Opened', type: 'date', filter: 'dateRange', sortable: true },
     { id: 'closed', label: 'Closed', type: 'date', filter: 'dateRange', sortable: true },
-    { id: 'tx_amt', label: 'Volume', type: 'money', filter: 'range', sortable: true },
-    { id: 'tx_cnt', label: 'Transactions', type: 'integer', filter: 'range', sortable: true },
-    { id: 'cb_amt', label: 'Chargeback $', type: 'money', filter: 'range', sortable: true },
-    { id: 'cb_cnt', label: 'Chargebacks', type: 'integer', filter: 'range', sortable: true },
-    { id: 'ref_amt', label: 'Refund $', type: 'money', filter: 'range', sortable: true },
-    { id: 'ref_cnt', label: 'Refunds', type: 'integer', filter: 'range', sortable: true },
+    money('tx_amt', 'Volume'),
+    count('tx_cnt', 'Transactions'),
+    money('cb_amt', 'Chargeback $'),
+    count('cb_cnt', 'Chargebacks'),
+    money('ref_amt', 'Refund $'),
+    count('ref_cnt', 'Refunds'),
     // The merchant's net income (gross less expenses): the same figure as Residual Self Serve's Gross.
-    { id: 'income', label: 'Net income', type: 'money', filter: 'range', sortable: true },
+    money('income', 'Net income'),
   ],
   pageSizes: [10, 25, 1000],
   defaultPageSize: 10,
@@ -105,14 +129,11 @@ export const RESIDUAL_FIRST_MONTH = '2021-01-01';
 /** The latest residual month is two months before the current one. */
 export const RESIDUAL_LAG_MONTHS = 2;
 
-const money = (id: string, label: string, hidden = false): ColumnDef =>
-  ({ id, label, type: 'money', filter: 'range', sortable: true, ...(hidden ? { hidden } : {}) }) as const;
-
 export const residualTable = {
   columns: [
     { id: 'YearMonth', label: 'Month', type: 'text', sortable: true },
-    { id: 'MID', label: 'MID', type: 'text', filter: 'text', sortable: true },
-    { id: 'DBA', label: 'DBA', type: 'text', filter: 'text', sortable: true },
+    { id: 'MID', label: 'MID', type: 'text', filter: 'text', sortable: true, pinned: true },
+    { id: 'DBA', label: 'DBA', type: 'text', filter: 'text', sortable: true, pinned: true },
     {
       id: 'Processor',
       label: 'Processor',
@@ -132,7 +153,7 @@ export const residualTable = {
       sortable: true,
     },
     { id: 'PayoutTo', label: 'Payout to', type: 'text', filter: 'text', sortable: true },
-    { id: 'Transactions', label: 'Transactions', type: 'integer', filter: 'range', sortable: true },
+    count('Transactions', 'Transactions'),
     money('Volume', 'Volume'),
     // The statement's own words are ambiguous beside Self Serve: its Income is the merchant's gross income,
     // its Gross the net income (gross less expenses) that the ISO's payout is split from.

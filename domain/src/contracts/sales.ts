@@ -206,6 +206,7 @@ export const isoPartnersTable = {
       label: 'Days since last app',
       type: 'integer',
       filter: 'range',
+      min: 0,
       sortable: true,
     },
     {
@@ -213,6 +214,8 @@ export const isoPartnersTable = {
       label: 'Approvals this month',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
     {
@@ -220,6 +223,8 @@ export const isoPartnersTable = {
       label: 'Approvals last month',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
     {
@@ -227,6 +232,8 @@ export const isoPartnersTable = {
       label: 'Approvals this year',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
     {
@@ -234,6 +241,8 @@ export const isoPartnersTable = {
       label: 'Approvals last year',
       type: 'integer',
       filter: 'range',
+      min: 0,
+      total: true,
       sortable: true,
     },
   ],

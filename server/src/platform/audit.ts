@@ -1,17 +1,15 @@
+import type { AuditAction } from '@paydesk/domain';
 import type { Db } from '../db/connect';
 
 export interface AuditEntry {
   actor: { id: number; email: string } | null;
-  action: string;
+  action: AuditAction;
   subject?: string | null;
   ip?: string | null;
   details?: Record<string, unknown>;
 }
 
-/**
- * Audit actions: signin.success, signin.failure, signin.locked, signout, password.change,
- * password.reset_request, password.reset, user.register, user.update.
- */
+/** Records an action (AUDIT_ACTIONS in domain, which also says how the Audit log screen words it). */
 export async function audit(db: Db, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')

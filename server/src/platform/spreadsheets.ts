@@ -67,13 +67,19 @@ function drainedOrClosed(stream: PassThrough): Promise<void> {
   });
 }
 
-/** Money and numbers become numeric cells; dates stay as their YYYY-MM-DD text. */
+/**
+ * Money and numbers become numeric cells; dates stay as their YYYY-MM-DD text; timestamps are written
+ * 'YYYY-MM-DD HH:mm:ss UTC' (the server does not know the reader's time zone).
+ */
 function cell(value: unknown, type: SheetColumn['type']): CellValue {
   if (value === null || value === undefined) return null;
   if ((type === 'money' || type === 'decimal' || type === 'integer' || type === 'percent') && value !== '') {
     const n = Number(value);
     return Number.isFinite(n) ? n : String(value);
   }
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return type === 'datetime' ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : iso.slice(0, 10);
+  }
   return typeof value === 'number' || typeof value === 'boolean' ? value : String(value);
 }

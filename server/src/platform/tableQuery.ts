@@ -1,4 +1,11 @@
-import type { ColumnDef, FilterState, SortState, TableDef, TablePage } from '@paydesk/domain';
+import {
+  type ColumnDef,
+  type FilterState,
+  rangeLimits,
+  type SortState,
+  type TableDef,
+  type TablePage,
+} from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { badRequest } from './errors';
@@ -20,6 +27,11 @@ export interface TableSource<Id extends string> {
   searchable: readonly Id[];
   /** Unique expression that makes every order total, so pages never overlap. */
   tiebreak: string;
+  /**
+   * Columns whose shown value is made in code from what their expression selects (a readable sentence
+   * from a code and its details), for pages and exports alike.
+   */
+  present?: Partial<Record<Id, (value: unknown) => unknown>>;
 }
 
 export interface TableRequest {
@@ -59,16 +71,25 @@ export function conditions<Id extends string>(
       case 'text':
         if (f.value.trim() !== '') out.push(sql`lower(${e}::text) like ${like(f.value.trim())}`);
         break;
-      case 'range':
-        if (
-          col.min !== undefined &&
-          ((f.min !== null && f.min < col.min) || (f.max !== null && f.max < col.min))
-        ) {
-          throw badRequest(`Column "${f.id}" takes whole numbers of ${col.min} or more`);
+      case 'range': {
+        const limits = rangeLimits(col);
+        for (const bound of [f.min, f.max]) {
+          if (bound === null) continue;
+          if (bound < limits.min) {
+            throw badRequest(
+              limits.min === 0
+                ? `${col.label} is a count: filter it with whole numbers of 0 or more`
+                : `${col.label} takes whole numbers of ${limits.min.toLocaleString('en-US')} or more`,
+            );
+          }
+          if (bound > limits.max) {
+            throw badRequest(`${col.label} takes whole numbers up to ${limits.max.toLocaleString('en-US')}`);
+          }
         }
         if (f.min !== null) out.push(sql`${e} >= ${f.min}`);
         if (f.max !== null) out.push(sql`${e} <= ${f.max}`);
         break;
+      }
       case 'dateRange':
         if (f.from !== null) out.push(sql`${e} >= ${f.from}::date`);
         // The end date counts to the end of its day.
@@ -129,21 +150,46 @@ const where = (conds: RawBuilder<unknown>[]) =>
 export async function queryPage<Id extends string, Row>(
   db: Db,
   source: TableSource<Id>,
-  request: TableRequest & { page: number; pageSize: number },
+  request: TableRequest & { page: number; pageSize?: number | undefined },
   base: RawBuilder<unknown>[] = [],
 ): Promise<TablePage<Row>> {
-  if (!source.def.pageSizes.includes(request.pageSize)) {
+  const pageSize = request.pageSize ?? source.def.defaultPageSize;
+  if (!source.def.pageSizes.includes(pageSize)) {
     throw badRequest(`Page size must be one of ${source.def.pageSizes.join(', ')}`);
   }
   const conds = conditions(source, request, base);
   const ids = source.def.columns.map((c) => c.id);
   const from = fromClause(source);
   const { rows } = await sql<Row>`select ${selectList(source, ids)} from ${from} ${where(conds)}
-    order by ${orderBy(source, request.sort)} limit ${request.pageSize} offset ${(request.page - 1) * request.pageSize}`.execute(
+    order by ${orderBy(source, request.sort)} limit ${pageSize} offset ${(request.page - 1) * pageSize}`.execute(
     db,
   );
-  const count = await sql<{ n: number }>`select count(*) as n from ${from} ${where(conds)}`.execute(db);
-  return { rows, total: count.rows[0]?.n ?? 0, page: request.page, pageSize: request.pageSize };
+  // The count and the totals in one pass over the same filtered rows, so they always agree.
+  const summed = source.def.columns.filter((c) => c.total).map((c) => c.id);
+  const sums = summed.map((id) => sql`coalesce(sum(${expr(source, id)}), 0)::text as ${sql.ref(id)}`);
+  const { rows: aggregates } = await sql<Record<string, string> & { n: number }>`select ${sql.join([
+    sql`count(*) as n`,
+    ...sums,
+  ])} from ${from} ${where(conds)}`.execute(db);
+  const { n = 0, ...totals } = aggregates[0] ?? {};
+  return {
+    rows: present(source, rows),
+    total: n,
+    page: request.page,
+    pageSize,
+    totals,
+  };
+}
+
+/** Applies the source's `present` functions to the columns that have one. */
+function present<Id extends string, Row>(source: TableSource<Id>, rows: Row[]): Row[] {
+  const makers = Object.entries(source.present ?? {}) as [string, (value: unknown) => unknown][];
+  if (makers.length === 0) return rows;
+  return rows.map((row) => {
+    const out = { ...row } as Record<string, unknown>;
+    for (const [id, make] of makers) if (id in out) out[id] = make(out[id]);
+    return out as Row;
+  });
 }
 
 /**
@@ -159,9 +205,13 @@ export async function holdRows<Id extends string, Row>(
 ): Promise<HeldCursor<Row>> {
   const ids = columns.map((id) => column(source, id, 'columns').id);
   const conds = conditions(source, request, base);
-  return holdCursor(
+  const held = await holdCursor<Row>(
     db,
     sql<Row>`select ${selectList(source, ids)} from ${fromClause(source)} ${where(conds)}
     order by ${orderBy(source, request.sort)}`.compile(db),
   );
+  return {
+    forEachChunk: (connection, onChunk, chunkSize) =>
+      held.forEachChunk(connection, (rows) => onChunk(present(source, rows)), chunkSize),
+  };
 }

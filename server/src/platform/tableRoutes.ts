@@ -38,7 +38,7 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     input: queryBody,
     handler: ({ input, db }): Promise<TablePage<unknown>> => {
       const extra = input as unknown as Extra;
-      const req = input as unknown as TableRequest & { page: number; pageSize: number };
+      const req = input as unknown as TableRequest & { page: number; pageSize?: number };
       return queryPage(db, table.source(extra), req, table.base?.(extra));
     },
   });

@@ -4,7 +4,8 @@ export const adminKeys = {
   users: () => [...adminKeys.all, 'users'] as const,
   isos: () => [...adminKeys.all, 'isos'] as const,
   audit: () => [...adminKeys.all, 'audit'] as const,
-  auditPage: (page: number, pageSize: number) => [...adminKeys.audit(), { page, pageSize }] as const,
+  auditTable: (body: object) => [...adminKeys.audit(), 'table', body] as const,
+  auditPreview: (body: object) => [...adminKeys.audit(), 'preview', body] as const,
   outbox: () => [...adminKeys.all, 'outbox'] as const,
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCell, formatCount, formatMoney } from './format';
+import { formatCell, formatCount, formatCurrency, formatMoney, isNegativeAmount } from './format';
 
 describe('formatMoney', () => {
   it.each([
@@ -23,6 +23,26 @@ describe('formatMoney', () => {
   });
 });
 
+describe('formatCurrency', () => {
+  it.each([
+    ['1234.56', '$1,234.56'],
+    ['-1234.5', '-$1,234.50'],
+    ['0', '$0.00'],
+    ['-0.001', '$0.00'],
+    [null, '—'],
+    ['n/a', 'n/a'],
+  ])('%s → %s', (input, expected) => {
+    expect(formatCurrency(input)).toBe(expected);
+  });
+
+  it('tells negative amounts, not a rounded-away minus', () => {
+    expect(isNegativeAmount('-0.01')).toBe(true);
+    expect(isNegativeAmount('-0.001')).toBe(false);
+    expect(isNegativeAmount('12')).toBe(false);
+    expect(isNegativeAmount(null)).toBe(false);
+  });
+});
+
 describe('formatCount and formatCell', () => {
   it('groups thousands', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
@@ -31,10 +51,13 @@ describe('formatCount and formatCell', () => {
   });
 
   it('formats by column type', () => {
-    expect(formatCell('money', '1000')).toBe('1,000.00');
+    expect(formatCell('money', '1000')).toBe('$1,000.00');
+    expect(formatCell('money', '-0.5')).toBe('-$0.50');
     expect(formatCell('integer', 1000)).toBe('1,000');
     expect(formatCell('date', '2024-05-01T00:00:00.000Z')).toBe('2024-05-01');
     expect(formatCell('text', 'ACME')).toBe('ACME');
+    const local = new Date(2024, 4, 1, 9, 5);
+    expect(formatCell('datetime', local.toISOString())).toBe('2024-05-01 09:05');
     expect(formatCell('text', null)).toBe('—');
   });
 });

@@ -38,6 +38,21 @@ export function formatMoney(value: string | number | null | undefined): string {
   return `${negative ? '-' : ''}${groupDigits(units)}.${cents}`;
 }
 
+/**
+ * A money amount with its currency: '$1,234.56', and '-$1,234.56' below zero (the sign before the dollar
+ * sign, where a reader looks first). '—' when absent; anything unreadable is shown as it came.
+ */
+export function formatCurrency(value: string | number | null | undefined): string {
+  const amount = formatMoney(value);
+  if (!/^-?[\d,]+\.\d{2}$/.test(amount)) return amount;
+  return amount.startsWith('-') ? `-$${amount.slice(1)}` : `$${amount}`;
+}
+
+/** True for an amount below zero (shown in red in tables). */
+export function isNegativeAmount(value: unknown): boolean {
+  return formatMoney(value as string | number | null).startsWith('-');
+}
+
 /** A count as '12,345'; '—' when absent. */
 export function formatCount(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -45,14 +60,14 @@ export function formatCount(value: string | number | null | undefined): string {
   return Number.isFinite(n) ? INTEGER.format(n) : String(value);
 }
 
-export type CellType = 'text' | 'integer' | 'money' | 'decimal' | 'date' | 'percent' | 'month';
+export type CellType = 'text' | 'integer' | 'money' | 'decimal' | 'date' | 'datetime' | 'percent' | 'month';
 
 /** A table cell's text by the column's type. */
 export function formatCell(type: CellType, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   switch (type) {
     case 'money':
-      return formatMoney(value as string | number);
+      return formatCurrency(value as string | number);
     case 'integer':
       return formatCount(value as string | number);
     case 'percent':
@@ -60,6 +75,8 @@ export function formatCell(type: CellType, value: unknown): string {
     case 'date':
       // Dates may arrive as timestamps; the day is what the table shows.
       return String(value).slice(0, 10);
+    case 'datetime':
+      return formatDateTime(String(value));
     default:
       return String(value);
   }

@@ -1,5 +1,16 @@
-import type { AuditRow, Capability, IsoOption, OutboxRow, UserRow } from '@paydesk/domain';
+import {
+  type AuditColumn,
+  type AuditFacts,
+  type AuditRow,
+  auditTable,
+  type Capability,
+  describeAudit,
+  type IsoOption,
+  type OutboxRow,
+  type UserRow,
+} from '@paydesk/domain';
 import type { Db } from '../../db/connect';
+import type { TableSource } from '../../platform/tableQuery';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -56,6 +67,23 @@ export async function countActiveAdmins(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.n;
 }
+
+/** The audit log as a toolkit table; `description` is made from the code, account and details in code. */
+export const auditSource: TableSource<AuditColumn> = {
+  def: auditTable,
+  from: 'audit_log a',
+  expressions: {
+    at: 'a.at',
+    actor: 'a.actor_email',
+    action: 'a.action',
+    description: "jsonb_build_object('action', a.action, 'subject', a.subject, 'details', a.details)",
+    subject: 'a.subject',
+    ip: 'a.ip',
+  },
+  searchable: ['actor', 'subject'],
+  tiebreak: 'a.id desc',
+  present: { description: (facts) => describeAudit(facts as AuditFacts) },
+};
 
 export async function auditPage(db: Db, page: number, pageSize: number) {
   const rows = await db

@@ -10,7 +10,8 @@ import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { endAllSessions } from '../../platform/sessions';
-import { auditPage, countActiveAdmins, isoOptions, latestOutbox, listUsers } from './queries';
+import { tableRoutes } from '../../platform/tableRoutes';
+import { auditPage, auditSource, countActiveAdmins, isoOptions, latestOutbox, listUsers } from './queries';
 
 /** Administration added by PayDesk: users and their permissions, the audit log, the outbox, the ISO list. */
 export function adminRoutes(app: FastifyInstance, deps: Deps) {
@@ -87,6 +88,16 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'staffOnly',
     input: auditQuery,
     handler: ({ input, db }) => auditPage(db, input.page, input.pageSize),
+  });
+
+  tableRoutes(app, deps, {
+    access: 'manage_users',
+    scope: 'staffOnly',
+    queryPath: adminPaths.auditQuery,
+    exportPath: adminPaths.auditExport,
+    extra: {},
+    source: () => auditSource,
+    file: () => ({ name: `Audit-log-${new Date().toISOString().slice(0, 10)}.xlsx`, sheet: 'Audit log' }),
   });
 
   route(app, deps, {

@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
      select null, 'system', 'user.partner_rule', u.email,
             jsonb_build_object('department', jsonb_build_array(u.department,
                  case when u.department in ('sales', 'finance') then u.department else 'sales' end),
-                               'capabilities', coalesce((select jsonb_agg(c.capability order by c.capability)
+                               'removedCapabilities', coalesce((select jsonb_agg(c.capability order by c.capability)
                                                            from user_capabilities c where c.user_id = u.id), '[]'::jsonb))
      from users u
      where u.partner_id is not null

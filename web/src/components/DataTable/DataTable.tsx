@@ -16,7 +16,8 @@ import {
   IconArrowUp,
   IconDatabaseOff,
 } from '@tabler/icons-react';
-import type { CSSProperties, Key, ReactNode } from 'react';
+import { type CSSProperties, type Key, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import classes from './DataTable.module.css';
 
 export interface Column<Row> {
   key: string;
@@ -30,6 +31,14 @@ export interface Column<Row> {
   sort?: { direction: 'asc' | 'desc' | null; onToggle: () => void };
   /** A control beside the header text, e.g. the column's filter. */
   headerAction?: ReactNode;
+  /** Stays in view at the left while the table scrolls sideways; long text ends in an ellipsis. */
+  pinned?: boolean;
+}
+
+/** A last row under the rows: a label and a value under some columns (the totals of a report). */
+export interface SummaryRow {
+  label: ReactNode;
+  values: Record<string, ReactNode>;
 }
 
 interface DataTableProps<Row> {
@@ -53,6 +62,56 @@ interface DataTableProps<Row> {
   interactiveHeader?: boolean;
   /** Tighter rows for previews. */
   compact?: boolean;
+  /** A totals row under the rows; it stays in view while the rows scroll. */
+  summary?: SummaryRow;
+}
+
+/**
+ * The left offset of each pinned column: the widths of the pinned columns before it, measured, since the
+ * widths follow the content.
+ */
+function usePinnedOffsets(keys: readonly string[]) {
+  const cells = useRef(new Map<string, HTMLTableCellElement>());
+  const [offsets, setOffsets] = useState<Record<string, number>>({});
+  const signature = keys.join('|');
+  useLayoutEffect(() => {
+    const pinned = signature === '' ? [] : signature.split('|');
+    if (pinned.length === 0) return;
+    const measure = () => {
+      let left = 0;
+      const next: Record<string, number> = {};
+      for (const key of pinned) {
+        next[key] = left;
+        left += cells.current.get(key)?.getBoundingClientRect().width ?? 0;
+      }
+      setOffsets((old) => (JSON.stringify(old) === JSON.stringify(next) ? old : next));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    for (const key of pinned) {
+      const cell = cells.current.get(key);
+      if (cell) observer.observe(cell);
+    }
+    return () => observer.disconnect();
+  }, [signature]);
+  const ref = (key: string) => (cell: HTMLTableCellElement | null) => {
+    if (cell) cells.current.set(key, cell);
+    else cells.current.delete(key);
+  };
+  return { offsets, ref };
+}
+
+/**
+ * Where the summary's label goes: over the pinned columns when there are some (so it stays in view),
+ * otherwise over the leading columns that have no value.
+ */
+function labelSpan<Row>(columns: readonly Column<Row>[], values: Record<string, ReactNode>) {
+  const firstPinned = columns.findIndex((c) => c.pinned);
+  const start = firstPinned >= 0 ? firstPinned : 0;
+  let end = start + 1;
+  const fits = (c: Column<Row>) => (firstPinned >= 0 ? c.pinned : true) && !(c.key in values);
+  while (end < columns.length && fits(columns[end] as Column<Row>)) end++;
+  return { start, span: end - start };
 }
 
 const SORT_LABEL = { asc: 'ascending', desc: 'descending' } as const;
@@ -88,6 +147,15 @@ function HeaderCell<Row>({ column }: { column: Column<Row> }) {
   );
 }
 
+/** A pinned cell's text: one line, cut with an ellipsis, the whole text on hover. */
+function PinnedText({ children }: { children: ReactNode }) {
+  return (
+    <div className={classes.pinnedText} title={typeof children === 'string' ? children : undefined}>
+      {children}
+    </div>
+  );
+}
+
 /**
  * The product's table: typed columns, header sorting and filter controls, and loading, error and empty
  * states that explain themselves. Report screens feed it through ServerTable (a TableDef and a server
@@ -105,6 +173,7 @@ export function DataTable<Row>({
   footer,
   interactiveHeader = false,
   compact = false,
+  summary,
 }: DataTableProps<Row>) {
   let state: ReactNode = null;
   if (error) {
@@ -140,6 +209,16 @@ export function DataTable<Row>({
   }
   const showTable = state === null || interactiveHeader;
   const bodyRows = state === null ? rows : [];
+  const pinnedKeys = columns.filter((c) => c.pinned).map((c) => c.key);
+  const pins = usePinnedOffsets(pinnedKeys);
+  const lastPinned = pinnedKeys[pinnedKeys.length - 1];
+  const pinClass = (column: Column<Row>) =>
+    column.pinned
+      ? `${classes.pinned}${column.key === lastPinned ? ` ${classes.lastPinned}` : ''}`
+      : undefined;
+  const pinStyle = (column: Column<Row>): CSSProperties =>
+    column.pinned ? { left: pins.offsets[column.key] ?? 0 } : {};
+  const place = summary ? labelSpan(columns, summary.values) : null;
 
   return (
     <Paper withBorder radius="md" pos="relative">
@@ -175,6 +254,8 @@ export function DataTable<Row>({
                 {columns.map((column) => (
                   <Table.Th
                     key={column.key}
+                    ref={column.pinned ? pins.ref(column.key) : undefined}
+                    className={pinClass(column)}
                     aria-sort={
                       column.sort
                         ? column.sort.direction
@@ -186,6 +267,7 @@ export function DataTable<Row>({
                       width: column.width,
                       textAlign: column.align,
                       whiteSpace: column.nowrap ? 'nowrap' : undefined,
+                      ...pinStyle(column),
                     }}
                   >
                     <HeaderCell column={column} />
@@ -199,14 +281,39 @@ export function DataTable<Row>({
                   {columns.map((column) => (
                     <Table.Td
                       key={column.key}
-                      style={{ textAlign: column.align, whiteSpace: column.nowrap ? 'nowrap' : undefined }}
+                      className={pinClass(column)}
+                      style={{
+                        textAlign: column.align,
+                        whiteSpace: column.nowrap ? 'nowrap' : undefined,
+                        ...pinStyle(column),
+                      }}
                     >
-                      {column.render(row)}
+                      {column.pinned ? <PinnedText>{column.render(row)}</PinnedText> : column.render(row)}
                     </Table.Td>
                   ))}
                 </Table.Tr>
               ))}
             </Table.Tbody>
+            {summary && place && state === null && (
+              <Table.Tfoot>
+                <Table.Tr className={classes.totals}>
+                  {columns.map((column, index) => {
+                    if (index > place.start && index < place.start + place.span) return null;
+                    const isLabel = index === place.start;
+                    return (
+                      <Table.Td
+                        key={column.key}
+                        colSpan={isLabel ? place.span : undefined}
+                        className={pinClass(column)}
+                        style={{ textAlign: isLabel ? 'left' : column.align, ...pinStyle(column) }}
+                      >
+                        {isLabel ? summary.label : summary.values[column.key]}
+                      </Table.Td>
+                    );
+                  })}
+                </Table.Tr>
+              </Table.Tfoot>
+            )}
           </Table>
         </Box>
       )}

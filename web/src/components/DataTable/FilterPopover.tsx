@@ -4,15 +4,16 @@ import {
   Checkbox,
   Group,
   Indicator,
+  NumberInput,
   Popover,
   Stack,
   Text,
   TextInput,
 } from '@mantine/core';
-import type { ColumnDef, FilterState } from '@paydesk/domain';
+import { type ColumnDef, type FilterState, rangeLimits } from '@paydesk/domain';
 import { IconFilter } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { parseDateRange, parseRange } from './tableState';
+import { DATE_FORMAT, parseDateRange, parseRange } from './tableState';
 
 interface FilterPopoverProps {
   column: ColumnDef;
@@ -68,11 +69,23 @@ function FilterForm({ column, filter, onApply }: FilterPopoverProps) {
     return '';
   });
   const [values, setValues] = useState<string[]>(filter?.kind === 'select' ? filter.values : []);
+  const limits = rangeLimits(column);
+  // Counts take whole numbers from 0: the boxes refuse a minus sign or a decimal point as typed.
+  const numberProps = {
+    min: limits.min,
+    max: limits.max,
+    allowDecimal: false,
+    allowNegative: limits.min < 0,
+    clampBehavior: 'none',
+    hideControls: true,
+    inputMode: 'numeric',
+  } as const;
+  const dateProps = { inputMode: 'numeric', autoComplete: 'off', spellCheck: false } as const;
 
   let draft: { ok: true; value: FilterState } | { ok: false; error: string };
   switch (column.filter) {
     case 'range':
-      draft = parseRange(column.id, low, high, column.min);
+      draft = parseRange(column.id, low, high, limits);
       break;
     case 'dateRange':
       draft = parseDateRange(column.id, low, high);
@@ -107,45 +120,57 @@ function FilterForm({ column, filter, onApply }: FilterPopoverProps) {
         )}
         {column.filter === 'range' && (
           <Group gap="xs" grow wrap="nowrap">
-            <TextInput
+            <NumberInput
               label="Min"
-              inputMode="numeric"
               value={low}
-              onChange={(e) => setLow(e.currentTarget.value)}
+              onChange={(value) => setLow(String(value))}
               data-autofocus
-              w={110}
+              w={120}
+              {...numberProps}
             />
-            <TextInput
+            <NumberInput
               label="Max"
-              inputMode="numeric"
               value={high}
-              onChange={(e) => setHigh(e.currentTarget.value)}
-              w={110}
+              onChange={(value) => setHigh(String(value))}
+              w={120}
+              {...numberProps}
             />
           </Group>
         )}
         {column.filter === 'range' && (
           <Text fz="xs" c="dimmed">
-            Whole numbers; leave a box empty for no limit.
+            {limits.min === 0 ? 'Whole numbers, 0 or more' : 'Whole numbers'}; leave a box empty for no limit.
           </Text>
         )}
         {column.filter === 'dateRange' && (
           <Stack gap={6}>
             <TextInput
-              type="date"
               label="From"
+              placeholder={DATE_FORMAT}
               value={low}
               onChange={(e) => setLow(e.currentTarget.value)}
               data-autofocus
+              maxLength={10}
+              {...dateProps}
             />
-            <TextInput type="date" label="To" value={high} onChange={(e) => setHigh(e.currentTarget.value)} />
+            <TextInput
+              label="To"
+              placeholder={DATE_FORMAT}
+              value={high}
+              onChange={(e) => setHigh(e.currentTarget.value)}
+              maxLength={10}
+              {...dateProps}
+            />
+            <Text fz="xs" c="dimmed">
+              Dates as {DATE_FORMAT}, like the table; the end date counts to the end of its day.
+            </Text>
           </Stack>
         )}
         {column.filter === 'select' && (
           <Checkbox.Group value={values} onChange={setValues} label="Show rows with">
             <Stack gap={6} mt={6}>
               {(column.options ?? []).map((option) => (
-                <Checkbox key={option} value={option} label={option} />
+                <Checkbox key={option} value={option} label={column.optionLabels?.[option] ?? option} />
               ))}
             </Stack>
           </Checkbox.Group>

@@ -1,9 +1,10 @@
 import { Button, Group, Pill, Text } from '@mantine/core';
 import type { ColumnDef, TableDef, TablePage } from '@paydesk/domain';
 import type { ReactNode } from 'react';
-import { type CellType, formatCell, isNumericType } from '../format';
+import { type CellType, formatCell, formatCount, isNegativeAmount, isNumericType } from '../format';
 import { ColumnsMenu } from './ColumnsMenu';
-import { type Column, DataTable } from './DataTable';
+import { type Column, DataTable, type SummaryRow } from './DataTable';
+import classes from './DataTable.module.css';
 import { FilterPopover } from './FilterPopover';
 import { Pager } from './Pager';
 import { SearchBox } from './SearchBox';
@@ -22,25 +23,55 @@ interface ServerTableProps {
   /** What a row is, for the count: 'merchants'. */
   noun: string;
   searchPlaceholder: string;
-  /** Explains an empty list: narrowed by the user, or nothing there at all. */
-  empty: { filtered: string; unfiltered: string };
+  /** Explains an empty list: narrowed by the user, or nothing there at all (and what to do about it). */
+  empty: { filtered: string; unfiltered: string; unfilteredHint?: string };
+  /** Columns of long text (a sentence) that wrap instead of widening the table. */
+  wrapping?: readonly string[];
   /** Buttons beside the search, e.g. Export and Import. */
   actions?: ReactNode;
+}
+
+/** A value of a column as shown: by type, a code by its label, amounts below zero in red. */
+export function formatValue(column: ColumnDef, value: unknown): ReactNode {
+  if (column.optionLabels && typeof value === 'string') return column.optionLabels[value] ?? value;
+  const text = formatCell(column.type as CellType, value);
+  return column.type === 'money' && isNegativeAmount(value) ? (
+    <span className={classes.negative}>{text}</span>
+  ) : (
+    text
+  );
 }
 
 /** A column of a TableDef as a table column: formatted by type, numbers right-aligned. */
 export function defColumn(
   column: ColumnDef,
-): Pick<Column<Row>, 'key' | 'header' | 'render' | 'align' | 'nowrap'> {
-  const type = column.type as CellType;
-  const numeric = isNumericType(type);
+): Pick<Column<Row>, 'key' | 'header' | 'render' | 'align' | 'nowrap' | 'pinned'> {
+  const numeric = isNumericType(column.type as CellType);
   return {
     key: column.id,
     header: column.label,
-    render: (row) => formatCell(type, row[column.id]),
+    render: (row) => formatValue(column, row[column.id]),
     align: numeric ? 'right' : undefined,
     // Report rows stay one line high; the table scrolls sideways instead.
     nowrap: true,
+    pinned: column.pinned,
+  };
+}
+
+/** The totals row: the server's sums over every filtered row, under the visible total columns. */
+function summaryRow(def: TableDef, visible: readonly string[], data: TablePage<Row> | undefined) {
+  if (!data) return undefined;
+  const values: SummaryRow['values'] = {};
+  for (const column of def.columns) {
+    const sum = data.totals?.[column.id];
+    if (column.total && sum !== undefined && visible.includes(column.id)) {
+      values[column.id] = formatValue(column, sum);
+    }
+  }
+  if (Object.keys(values).length === 0) return undefined;
+  return {
+    label: `Total (all ${formatCount(data.total)} filtered rows)`,
+    values,
   };
 }
 
@@ -59,6 +90,7 @@ export function ServerTable({
   searchPlaceholder,
   empty,
   actions,
+  wrapping = [],
 }: ServerTableProps) {
   const { state } = controls;
   const narrowed = state.filters.length > 0 || state.search !== '';
@@ -66,6 +98,7 @@ export function ServerTable({
     .filter((column) => state.columns.includes(column.id))
     .map((column) => ({
       ...defColumn(column),
+      ...(wrapping.includes(column.id) ? { nowrap: false, width: '40%' } : {}),
       sort: column.sortable
         ? { direction: sortDirection(state.sort, column.id), onToggle: () => controls.toggleSort(column.id) }
         : undefined,
@@ -100,10 +133,14 @@ export function ServerTable({
         loading={loading}
         error={error}
         interactiveHeader
+        summary={summaryRow(def, state.columns, data)}
         empty={
           narrowed
             ? { title: empty.filtered, description: 'Clear a filter or the search to see more.' }
-            : { title: empty.unfiltered, description: 'Choose another month; this one has no rows yet.' }
+            : {
+                title: empty.unfiltered,
+                description: empty.unfilteredHint ?? 'Choose another month; this one has no rows yet.',
+              }
         }
         header={
           filtersInForce.length > 0 ? (

@@ -1,4 +1,4 @@
-import { residualTable, selfServeTable } from '@paydesk/domain';
+import { rangeLimits, residualTable, selfServeTable } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
 import {
   cleanFilters,
@@ -127,13 +127,20 @@ describe('filter inputs', () => {
     expect(parseRange('tx_amt', '10', '10').ok).toBe(true);
   });
 
-  it('refuses numbers below a column’s lowest value', () => {
-    expect(parseRange('approvals_this_year', '-1', '', 0)).toEqual({
+  it('refuses numbers outside a column’s limits: below 0 for counts, beyond what the column holds', () => {
+    const count = rangeLimits({ type: 'integer', min: 0 });
+    expect(parseRange('approvals_this_year', '-1', '', count)).toEqual({
       ok: false,
       error: 'Enter whole numbers of 0 or more',
     });
-    expect(parseRange('approvals_this_year', '', '-5', 0).ok).toBe(false);
-    expect(parseRange('approvals_this_year', '0', '4', 0).ok).toBe(true);
+    expect(parseRange('approvals_this_year', '', '-5', count).ok).toBe(false);
+    expect(parseRange('approvals_this_year', '0', '4', count).ok).toBe(true);
+    expect(parseRange('tx_cnt', '', '2147483648', count)).toEqual({
+      ok: false,
+      error: 'Enter whole numbers up to 2,147,483,647',
+    });
+    expect(parseRange('tx_cnt', '', '2147483647', count).ok).toBe(true);
+    expect(parseRange('tx_amt', '-5000', '', rangeLimits({ type: 'money' })).ok).toBe(true);
   });
 
   it('checks date ranges', () => {
@@ -163,6 +170,10 @@ describe('filter inputs', () => {
     expect(describeFilter(volume, { id: 'tx_amt', kind: 'range', min: null, max: 5 })).toBe('Volume ≤ 5');
     expect(describeFilter({ label: 'MID', type: 'text' }, { id: 'mid', kind: 'text', value: '41' })).toBe(
       'MID starts with “41”',
+    );
+    const action = { label: 'Action', type: 'text' as const, optionLabels: { signout: 'Signed out' } };
+    expect(describeFilter(action, { id: 'action', kind: 'select', values: ['signout', 'other'] })).toBe(
+      'Action: Signed out, other',
     );
   });
 });

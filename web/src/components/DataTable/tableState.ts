@@ -255,21 +255,28 @@ export function fromSaved(def: TableDef, saved: SavedFilters, columns: readonly 
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
+/** How date filters are typed and shown: the same as the table's date cells. */
+export const DATE_FORMAT = 'YYYY-MM-DD';
+
 /**
- * A range filter's two boxes: whole numbers only (blank = open), not below the column's `lowest` when it
- * has one, and the minimum must not exceed the maximum.
+ * A range filter's two boxes: whole numbers only (blank = open), within the column's limits (`rangeLimits`:
+ * from 0 for counts, up to what the column holds), and the minimum must not exceed the maximum.
  */
 export function parseRange(
   id: string,
   minText: string,
   maxText: string,
-  lowest?: number,
+  limits?: { min: number; max: number },
 ): Parsed<FilterState> {
   const min = parseBound(minText.trim());
   const max = parseBound(maxText.trim());
   if (min === undefined || max === undefined) return { ok: false, error: 'Enter whole numbers only' };
-  if (lowest !== undefined && ((min !== null && min < lowest) || (max !== null && max < lowest))) {
-    return { ok: false, error: `Enter whole numbers of ${lowest} or more` };
+  const bounds = [min, max].filter((b) => b !== null);
+  if (limits && bounds.some((b) => b < limits.min)) {
+    return { ok: false, error: `Enter whole numbers of ${limits.min.toLocaleString('en-US')} or more` };
+  }
+  if (limits && bounds.some((b) => b > limits.max)) {
+    return { ok: false, error: `Enter whole numbers up to ${limits.max.toLocaleString('en-US')}` };
   }
   if (min !== null && max !== null && min > max) {
     return { ok: false, error: 'The minimum must not exceed the maximum' };
@@ -295,12 +302,15 @@ export function parseDateRange(id: string, fromText: string, toText: string): Pa
 }
 
 /** How an active filter reads in the list above the table. */
-export function describeFilter(column: Pick<ColumnDef, 'label' | 'type'>, filter: FilterState): string {
+export function describeFilter(
+  column: Pick<ColumnDef, 'label' | 'type' | 'optionLabels'>,
+  filter: FilterState,
+): string {
   switch (filter.kind) {
     case 'text':
       return `${column.label} starts with “${filter.value}”`;
     case 'select':
-      return `${column.label}: ${filter.values.join(', ')}`;
+      return `${column.label}: ${filter.values.map((v) => column.optionLabels?.[v] ?? v).join(', ')}`;
     case 'range': {
       const fmt = (n: number) => n.toLocaleString('en-US');
       if (filter.min !== null && filter.max !== null)

@@ -4,9 +4,7 @@ import { IconPencil, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../app/api';
-import { BreakableEmail } from '../../components/BreakableEmail';
 import { type Column, DataTable } from '../../components/DataTable';
-import { DateTimeText } from '../../components/DateTimeText';
 import { formatDateTime } from '../../components/format';
 import { RequirePermission } from '../../components/NoAccess';
 import { PageHeader } from '../../components/PageHeader';
@@ -41,9 +39,11 @@ function UsersList() {
     {
       key: 'email',
       header: 'Email',
+      // Addresses stay whole on one line; the table scrolls sideways on a narrow screen instead.
+      nowrap: true,
       render: (user) => (
-        <Text fz="sm" fw={500}>
-          <BreakableEmail email={user.email} />
+        <Text fz="sm" fw={500} span>
+          {user.email}
         </Text>
       ),
     },
@@ -56,6 +56,7 @@ function UsersList() {
     {
       key: 'iso',
       header: 'ISO',
+      nowrap: true,
       render: (user) =>
         user.isoName ?? (
           <Text fz="sm" c="dimmed">
@@ -66,6 +67,7 @@ function UsersList() {
     {
       key: 'capabilities',
       header: 'Extra permissions',
+      width: '30%',
       render: (user) =>
         user.capabilities.length === 0 ? (
           <Text fz="sm" c="dimmed">
@@ -87,7 +89,8 @@ function UsersList() {
     {
       key: 'lastSignin',
       header: 'Last sign-in',
-      render: (user) => <DateTimeText value={user.lastSigninAt} />,
+      nowrap: true,
+      render: (user) => formatDateTime(user.lastSigninAt),
     },
     {
       key: 'edit',
