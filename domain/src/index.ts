@@ -10,6 +10,7 @@ export * from './contracts/financial';
 export * from './contracts/reports';
 export * from './contracts/sales';
 export * from './contracts/savedReportFilters';
+export * from './money';
 export * from './months';
 export * from './password';
 export * from './session';
