@@ -12,10 +12,10 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { type CalculatorResult, formatCents } from '@paydesk/domain';
+import { type CalculatorResult, type Fraction, formatMoney, type Money } from '@paydesk/domain';
 import { IconChevronDown } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { type FieldSpec, HOUSE, type NumericField, toCents, type Unit, type View } from './calculatorModel';
+import { type FieldSpec, HOUSE, type NumericField, type Unit, type View } from './calculatorModel';
 
 const UNIT_SECTION: Record<Unit, { left?: string; right?: string }> = {
   money: { left: '$' },
@@ -167,7 +167,7 @@ export function FieldRun({ title, children }: { title: string; children: ReactNo
 }
 
 /** '-$8.39' rather than '$-8.39'. */
-const money = (cents: number) => (cents < 0 ? `-$${formatCents(-cents)}` : `$${formatCents(cents)}`);
+const money = (m: Money) => formatMoney(m, { currency: true });
 
 /** The totals at the top: the chosen view's share big, and the whole split beside it. */
 export function Totals({ result, view, isc }: { result: CalculatorResult; view: View; isc: number }) {
@@ -213,14 +213,14 @@ export function Totals({ result, view, isc }: { result: CalculatorResult; view: 
                   data-testid={`monthly-${row.key}`}
                   style={{ fontVariantNumeric: 'tabular-nums' }}
                 >
-                  {formatCents(result.monthly[row.key])}
+                  {formatMoney(result.monthly[row.key])}
                 </Table.Td>
                 <Table.Td
                   ta="right"
                   data-testid={`yearly-${row.key}`}
                   style={{ fontVariantNumeric: 'tabular-nums' }}
                 >
-                  {formatCents(result.yearly[row.key])}
+                  {formatMoney(result.yearly[row.key])}
                 </Table.Td>
               </Table.Tr>
             );
@@ -234,17 +234,17 @@ export function Totals({ result, view, isc }: { result: CalculatorResult; view: 
 /** How the monthly total arises, term by term (docs/calculator.md, The result). */
 export function Breakdown({ result, isc }: { result: CalculatorResult; isc: number }) {
   const t = result.terms;
-  const line = (label: string, dollars: number, hint?: string, testId?: string) => ({
+  const line = (label: string, dollars: Fraction, hint?: string, testId?: string) => ({
     label,
-    cents: toCents(dollars),
+    cents: dollars.toMoney('half-up'),
     hint,
     testId,
   });
   const terms = [
     line('Interchange margin', t.interchangeMargin, 'income − expense'),
     line('Card brand margin', t.cardBrandMargin, 'income − expense'),
-    line('Per-item costs', -t.perItemCosts, 'authorizations, PIN, batches, EBT, voice, AVS, Micros'),
-    line('Basis-point costs', -t.basisPointCosts, 'BIN sponsorship on gross volume'),
+    line('Per-item costs', t.perItemCosts.negated(), 'authorizations, PIN, batches, EBT, voice, AVS, Micros'),
+    line('Basis-point costs', t.basisPointCosts.negated(), 'BIN sponsorship on gross volume'),
     line('Fee terms', t.feeTerms, 'fees billed − monthly costs'),
     line('Liability', t.liability, 'per item when liable, else basis points'),
   ];
@@ -267,7 +267,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
         style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
         data-testid={r.testId}
       >
-        {formatCents(r.cents)}
+        {formatMoney(r.cents)}
       </Table.Td>
     </Table.Tr>
   );
@@ -280,7 +280,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
         <Table.Tr fw={700} style={{ borderTop: '2px solid var(--mantine-color-gray-4)' }}>
           <Table.Td>Monthly total</Table.Td>
           <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {formatCents(result.monthly.total)}
+            {formatMoney(result.monthly.total)}
           </Table.Td>
         </Table.Tr>
         <Table.Tr>
@@ -291,7 +291,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
             </Text>
           </Table.Td>
           <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {formatCents(result.monthly.iso)}
+            {formatMoney(result.monthly.iso)}
           </Table.Td>
         </Table.Tr>
         <Table.Tr>
@@ -302,7 +302,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
             </Text>
           </Table.Td>
           <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {formatCents(result.monthly.house)}
+            {formatMoney(result.monthly.house)}
           </Table.Td>
         </Table.Tr>
       </Table.Tbody>
