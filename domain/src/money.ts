@@ -29,8 +29,6 @@ export function money(cents: bigint | number): Money {
   return BigInt(cents) as Money;
 }
 
-export const ZERO = 0n as Money;
-
 // ---------------------------------------------------------------- reading decimals
 
 /** An exact decimal as sign, digits and the number of those digits after the point. */
@@ -102,14 +100,10 @@ export function formatMoney(m: Money, options: { currency?: boolean } = {}): str
   return `${negative ? '-' : ''}${options.currency ? '$' : ''}${whole}.${digits.slice(-2)}`;
 }
 
-/** For drawing only (chart heights): the nearest float. Never add these up. */
-export const toNumber = (m: Money) => Number(toDecimalString(m));
-
 // ---------------------------------------------------------------- arithmetic
 
 export const add = (a: Money, b: Money) => (a + b) as Money;
 export const sub = (a: Money, b: Money) => (a - b) as Money;
-export const negate = (m: Money) => -m as Money;
 
 export function sum(amounts: Iterable<Money>): Money {
   let total = 0n;
@@ -264,11 +258,6 @@ export class Fraction {
     const digits = (negative ? -scaled : scaled).toString().padStart(places + 1, '0');
     const whole = digits.slice(0, digits.length - places);
     return `${negative ? '-' : ''}${whole}${places > 0 ? `.${digits.slice(-places)}` : ''}`;
-  }
-
-  /** For drawing and comparison screens only: the nearest float. */
-  toNumber(): number {
-    return Number(this.num) / Number(this.den);
   }
 }
 
