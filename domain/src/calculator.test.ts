@@ -4,10 +4,17 @@ import {
   type CalculatorInputs,
   calculate,
   decimalsOf,
-  formatCents,
   withBank,
   withProfile,
 } from './calculator';
+import { Fraction } from './money';
+
+/** An exact term against its decimal, or against a fraction where the decimal does not end. */
+const is = (value: Fraction, want: string | Fraction) =>
+  expect(
+    value.compare(typeof want === 'string' ? Fraction.of(want) : want),
+    `${value.num}/${value.den}`,
+  ).toBe(0);
 
 const d = CALCULATOR_DEFAULTS;
 
@@ -86,17 +93,18 @@ describe('calculate: worked examples (docs/calculator.md)', () => {
       nextDayFunding: true,
     };
     const r = calculate(inputs);
-    expect(r.terms.interchangeMargin).toBeCloseTo(20, 9);
-    expect(r.terms.cardBrandMargin).toBeCloseTo(20, 9);
-    expect(r.terms.perItemCosts).toBeCloseTo(58.9, 9);
-    expect(r.terms.basisPointCosts).toBeCloseTo(20, 9);
-    expect(r.terms.feeTerms).toBeCloseTo(280 - 47.366666667, 6);
-    expect(r.terms.liability).toBeCloseTo(-20, 9);
-    expect(r.terms.netIncome).toBeCloseTo(173.733333333, 6);
-    expect(r.terms.base).toBe(0);
-    expect(r.terms.nextDayFunding).toBe(5);
-    expect(r.monthly).toEqual({ total: 17873, iso: 14399, house: 3474 });
-    expect(r.yearly).toEqual({ total: 214476, iso: 172788, house: 41688 });
+    is(r.terms.interchangeMargin, '20');
+    is(r.terms.cardBrandMargin, '20');
+    is(r.terms.perItemCosts, '58.9');
+    is(r.terms.basisPointCosts, '20');
+    // 280 − (40 + 2 + 2 + 2.95 + 5 ÷ 12)
+    is(r.terms.feeTerms, Fraction.of('280').minus(Fraction.of('46.95')).minus(Fraction.of(5).div(12)));
+    is(r.terms.liability, '-20');
+    is(r.terms.netIncome, new Fraction(2606n, 15n)); // 173.7333…
+    is(r.terms.base, '0');
+    is(r.terms.nextDayFunding, '5');
+    expect(r.monthly).toEqual({ total: 17873n, iso: 14399n, house: 3474n });
+    expect(r.yearly).toEqual({ total: 214476n, iso: 172788n, house: 41688n });
   });
 
   it('example 2: PayLo on Esquire, liable, non-compliant, ISC 70', () => {
@@ -118,25 +126,25 @@ describe('calculate: worked examples (docs/calculator.md)', () => {
       nextDayFunding: true,
     };
     const r = calculate(inputs);
-    expect(r.terms.liability).toBe(-75);
-    expect(r.terms.base).toBeCloseTo(12.5, 9);
-    expect(r.terms.nextDayFunding).toBeCloseTo(10, 9);
-    expect(r.terms.netIncome).toBeCloseTo(280.633333333, 6);
-    expect(r.monthly).toEqual({ total: 30313, iso: 21894, house: 8419 });
-    expect(r.yearly).toEqual({ total: 363756, iso: 262728, house: 101028 });
+    is(r.terms.liability, '-75');
+    is(r.terms.base, '12.5');
+    is(r.terms.nextDayFunding, '10');
+    is(r.terms.netIncome, new Fraction(8419n, 30n)); // 280.6333…
+    expect(r.monthly).toEqual({ total: 30313n, iso: 21894n, house: 8419n });
+    expect(r.yearly).toEqual({ total: 363756n, iso: 262728n, house: 101028n });
   });
 
   it('example 3: the defaults alone cost the fixed monthly fees', () => {
     const r = calculate(d);
-    expect(r.monthly).toEqual({ total: -987, iso: -839, house: -148 });
+    expect(r.monthly).toEqual({ total: -987n, iso: -839n, house: -148n });
   });
 
   it('next-day funding counts only when switched on; liability fees only when liable', () => {
     const base = { ...d, grossVolume: 10_000, chargebackCount: 3 };
-    expect(calculate({ ...base, nextDayFunding: false }).terms.nextDayFunding).toBe(0);
-    expect(calculate({ ...base, nextDayFunding: true }).terms.nextDayFunding).toBe(5);
-    expect(calculate({ ...base, liable: false }).terms.liability).toBeCloseTo(-2, 9);
-    expect(calculate({ ...base, liable: true }).terms.liability).toBe(-75);
+    is(calculate({ ...base, nextDayFunding: false }).terms.nextDayFunding, '0');
+    is(calculate({ ...base, nextDayFunding: true }).terms.nextDayFunding, '5');
+    is(calculate({ ...base, liable: false }).terms.liability, '-2');
+    is(calculate({ ...base, liable: true }).terms.liability, '-75');
   });
 
   it('ISO share + house share = total, monthly and yearly, for any inputs', () => {
@@ -162,14 +170,14 @@ describe('calculate: worked examples (docs/calculator.md)', () => {
       const r = calculate(inputs);
       expect(r.monthly.iso + r.monthly.house).toBe(r.monthly.total);
       expect(r.yearly.iso + r.yearly.house).toBe(r.yearly.total);
-      expect(r.yearly.total).toBe(12 * r.monthly.total);
+      expect(r.yearly.total).toBe(12n * r.monthly.total);
     }
   });
 
-  it('formats cents as dollars with two decimals', () => {
-    expect(formatCents(17873)).toBe('178.73');
-    expect(formatCents(214476)).toBe('2,144.76');
-    expect(formatCents(-148)).toBe('-1.48');
-    expect(formatCents(5)).toBe('0.05');
+  it('rounds a half cent up however large the month (the float model rounded this one down)', () => {
+    // N = 38,809,149.08 + 265.37 − 6.95 = 38,809,407.50; ISO = 25% × N − 2.50 (PayLo) = 9,702,349.375
+    const r = calculate({ ...d, income: 38_809_149.08, interchangeIncome: 265.37, annual: 0, isc: 25 });
+    is(r.terms.netIncome, '38809407.5');
+    expect(r.monthly).toEqual({ total: 3_880_940_500n, iso: 970_234_938n, house: 2_910_705_562n });
   });
 });

@@ -6,8 +6,11 @@
  *                        + fee terms + liability
  * ISO share   = ISC % × N + base (the TSYS special terms) + next-day funding
  * House share = the remainder, (100 − ISC) % × N
- * Yearly = 12 × monthly. Results are in cents, so ISO + house = total exactly.
+ * Yearly = 12 × monthly. Every term is exact (docs/money.md); the total and the ISO share are rounded to
+ * cents once, half-up, and the house share is the exact remainder, so ISO + house = total.
  */
+
+import { basisPoints, Fraction, type Money, percent, sub, times } from './money';
 
 export type CalculatorBank = 'CBCAL' | 'ESQUIRE';
 export type CalculatorProfile = 'PAYLO' | 'TRADITIONAL' | 'HIGHRISK';
@@ -216,74 +219,96 @@ export function decimalsOf(field: keyof CalculatorInputs): number {
   return 2;
 }
 
+/** Each term in dollars, exact (a Fraction), for the breakdown. */
 export interface CalculatorTerms {
-  interchangeMargin: number;
-  cardBrandMargin: number;
-  perItemCosts: number;
-  basisPointCosts: number;
-  feeTerms: number;
-  liability: number;
-  netIncome: number;
+  interchangeMargin: Fraction;
+  cardBrandMargin: Fraction;
+  perItemCosts: Fraction;
+  basisPointCosts: Fraction;
+  feeTerms: Fraction;
+  liability: Fraction;
+  netIncome: Fraction;
   /** The TSYS special terms, paid to the ISO whole. */
-  base: number;
-  nextDayFunding: number;
+  base: Fraction;
+  nextDayFunding: Fraction;
 }
 
 export interface CalculatorResult {
-  /** Cents. */
-  monthly: { total: number; iso: number; house: number };
-  yearly: { total: number; iso: number; house: number };
-  /** Each term in dollars, unrounded, for the breakdown. */
+  monthly: { total: Money; iso: Money; house: Money };
+  yearly: { total: Money; iso: Money; house: Money };
   terms: CalculatorTerms;
 }
 
-const cents = (dollars: number) => Math.round(dollars * 100 + Math.sign(dollars) * 1e-7);
+/**
+ * An input as the decimal it was typed as (docs/money.md: a number is read by its shortest decimal), so
+ * 0.065 × 1,000 is exactly 65.00 and nothing is rounded before the result.
+ */
+const exact = (n: number) => Fraction.of(n);
+const total = (terms: Fraction[]) => terms.reduce((a, t) => a.plus(t), Fraction.of(0));
 
 export function calculate(i: CalculatorInputs): CalculatorResult {
-  const interchangeMargin = i.interchangeIncome - i.interchangeExpense;
-  const cardBrandMargin = i.cardBrandIncome - i.cardBrandExpense;
-  const perItemCosts =
-    i.authorizations * i.acs +
-    i.numberPinDebit * i.pin +
-    i.numberBatches * i.batch +
-    i.ebt * i.ebtA +
-    i.voicec * i.voice +
-    i.avsCount * i.avs +
-    i.mic * i.micros;
-  const basisPointCosts = (i.grossVolume * i.bin) / 10_000;
-  const feeIncome =
-    i.income +
-    i.liabilityIncome +
-    i.chargebackIncome +
-    i.achRejectIncome +
-    i.retrievalIncome +
-    i.reversalIncome +
-    i.monthlymin;
-  const feeCosts = i.expense + i.account + i.statement + i.monthly + i.govt + i.annual / 12;
-  const feeTerms = feeIncome - feeCosts;
-  const liability = i.liable
-    ? -(
-        i.chargebackCount * i.cbliability +
-        i.achRejectCount * i.arliability +
-        i.retrievalCount * i.rtliability +
-        i.reversalCount * i.rvliability
-      )
-    : -(i.grossVolume * i.liability) / 10_000;
-  const netIncome =
-    interchangeMargin + cardBrandMargin - perItemCosts - basisPointCosts + feeTerms + liability;
-  const base = i.programMerchant - i.programIso + i.pprogram * (i.nonComplianceMerchant - i.nonComplianceIso);
+  const interchangeMargin = exact(i.interchangeIncome).minus(exact(i.interchangeExpense));
+  const cardBrandMargin = exact(i.cardBrandIncome).minus(exact(i.cardBrandExpense));
+  const perItemCosts = total([
+    exact(i.authorizations).times(exact(i.acs)),
+    exact(i.numberPinDebit).times(exact(i.pin)),
+    exact(i.numberBatches).times(exact(i.batch)),
+    exact(i.ebt).times(exact(i.ebtA)),
+    exact(i.voicec).times(exact(i.voice)),
+    exact(i.avsCount).times(exact(i.avs)),
+    exact(i.mic).times(exact(i.micros)),
+  ]);
+  const basisPointCosts = exact(i.grossVolume).times(basisPoints(i.bin));
+  const feeIncome = total(
+    [
+      i.income,
+      i.liabilityIncome,
+      i.chargebackIncome,
+      i.achRejectIncome,
+      i.retrievalIncome,
+      i.reversalIncome,
+      i.monthlymin,
+    ].map(exact),
+  );
+  const feeCosts = total([
+    ...[i.expense, i.account, i.statement, i.monthly, i.govt].map(exact),
+    exact(i.annual).div(12),
+  ]);
+  const feeTerms = feeIncome.minus(feeCosts);
+  const liability = (
+    i.liable
+      ? total([
+          exact(i.chargebackCount).times(exact(i.cbliability)),
+          exact(i.achRejectCount).times(exact(i.arliability)),
+          exact(i.retrievalCount).times(exact(i.rtliability)),
+          exact(i.reversalCount).times(exact(i.rvliability)),
+        ])
+      : exact(i.grossVolume).times(basisPoints(i.liability))
+  ).negated();
+  const netIncome = total([
+    interchangeMargin,
+    cardBrandMargin,
+    perItemCosts.negated(),
+    basisPointCosts.negated(),
+    feeTerms,
+    liability,
+  ]);
+  const base = exact(i.programMerchant)
+    .minus(exact(i.programIso))
+    .plus(exact(i.pprogram).times(exact(i.nonComplianceMerchant).minus(exact(i.nonComplianceIso))));
   const nextDayFunding = !i.nextDayFunding
-    ? 0
+    ? Fraction.of(0)
     : i.bank === 'CBCAL'
-      ? i.ndfValue
-      : (i.ndf * i.ndfValue) / 10_000;
+      ? exact(i.ndfValue)
+      : exact(i.ndf).times(basisPoints(i.ndfValue));
 
-  const total = cents(netIncome + base + nextDayFunding);
-  const iso = cents((netIncome * i.isc) / 100 + base + nextDayFunding);
-  const monthly = { total, iso, house: total - iso };
+  const toIso = base.plus(nextDayFunding);
+  const monthlyTotal = netIncome.plus(toIso).toMoney('half-up');
+  const iso = netIncome.times(percent(i.isc)).plus(toIso).toMoney('half-up');
+  const monthly = { total: monthlyTotal, iso, house: sub(monthlyTotal, iso) };
   return {
     monthly,
-    yearly: { total: monthly.total * 12, iso: monthly.iso * 12, house: monthly.house * 12 },
+    yearly: { total: times(monthly.total, 12), iso: times(monthly.iso, 12), house: times(monthly.house, 12) },
     terms: {
       interchangeMargin,
       cardBrandMargin,
@@ -296,11 +321,4 @@ export function calculate(i: CalculatorInputs): CalculatorResult {
       nextDayFunding,
     },
   };
-}
-
-/** Cents as dollars with two decimals and thousands separators: 123456 → "1,234.56". */
-export function formatCents(c: number): string {
-  const sign = c < 0 ? '-' : '';
-  const abs = Math.abs(c);
-  return `${sign}${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
 }

@@ -1,6 +1,7 @@
 import { addMonths, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { averages } from '../src/areas/financial/queries';
 import { Client, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -8,9 +9,10 @@ let admin: Client;
 
 interface MerchantMonth {
   month: string;
-  volume: number;
+  /** Cents, read from the database's decimal text. */
+  volume: bigint;
   transactions: number;
-  income: number;
+  income: bigint;
   profile: string;
   bank: string;
   omonth: number;
@@ -47,9 +49,9 @@ beforeAll(async () => {
     const om = Number(r.opened_on.slice(5, 7));
     return {
       month: r.month,
-      volume: Number(r.volume),
+      volume: centsOf(r.volume),
       transactions: r.transactions,
-      income: Number(r.net ?? 0),
+      income: centsOf(r.net ?? '0'),
       profile: r.profile,
       bank: r.sponsor_bank,
       omonth: om,
@@ -74,17 +76,36 @@ function matching(f: Filters) {
     ),
   );
 }
+/** The oracle's own exact arithmetic, with BigInt on the raw decimal strings (not the money module). */
+function centsOf(text: string): bigint {
+  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
+  const cents = BigInt(whole + fraction.padEnd(2, '0'));
+  return text.startsWith('-') ? -cents : cents;
+}
+/** `units` (of 10^-unitPlaces) ÷ n with `places` decimals, half away from zero, as text. */
+function quotient(units: bigint, n: bigint, unitPlaces: number, places: number): string {
+  const scaled = units * 10n ** BigInt(places);
+  const divisor = n * 10n ** BigInt(unitPlaces);
+  let q = scaled / divisor;
+  const r = scaled % divisor;
+  if (2n * (r < 0n ? -r : r) >= divisor) q += scaled < 0n ? -1n : 1n;
+  const digits = (q < 0n ? -q : q).toString().padStart(places + 1, '0');
+  const whole = digits.slice(0, digits.length - places);
+  return `${q < 0n ? '-' : ''}${whole}${places > 0 ? `.${digits.slice(-places)}` : ''}`;
+}
+const decimal = (cents: bigint) => quotient(cents, 1n, 2, 2);
+
 function expectedAverage(f: Filters, from: string, to: string) {
   const sel = matching(f).filter((r) => r.month >= from && r.month <= to);
-  const n = sel.length;
-  const sum = (k: 'volume' | 'transactions' | 'income' | 'age') => sel.reduce((s, r) => s + r[k], 0);
-  return n === 0
+  const n = BigInt(sel.length);
+  const sum = (k: 'volume' | 'transactions' | 'income' | 'age') => sel.reduce((s, r) => s + BigInt(r[k]), 0n);
+  return n === 0n
     ? null
     : {
-        Volume: sum('volume') / n,
-        Transactions: sum('transactions') / n,
-        Income: sum('income') / n,
-        Average_Age: sum('age') / n,
+        Volume: quotient(sum('volume'), n, 2, 2),
+        Transactions: quotient(sum('transactions'), n, 0, 2),
+        Income: quotient(sum('income'), n, 2, 2),
+        Average_Age: quotient(sum('age'), n, 0, 1),
       };
 }
 
@@ -114,11 +135,8 @@ describe('financial dashboard', () => {
       const [filtered, everyone] = res.json().output;
       const want = expectedAverage(filters, start, end);
       expect(want).not.toBeNull();
-      expect(Number(filtered.Volume)).toBeCloseTo(want?.Volume ?? 0, 1);
-      expect(Number(filtered.Transactions)).toBeCloseTo(want?.Transactions ?? 0, 1);
-      expect(Number(filtered.Income)).toBeCloseTo(want?.Income ?? 0, 1);
-      expect(Number(filtered.Average_Age)).toBeCloseTo(want?.Average_Age ?? 0, 0);
-      expect(Number(everyone.Volume)).toBeCloseTo(expectedAverage({}, start, end)?.Volume ?? 0, 1);
+      expect(filtered).toEqual(want);
+      expect(everyone).toEqual(expectedAverage({}, start, end));
 
       const data = await admin.post('/api/findata', { filters, start: addMonths(current, -13) });
       const series = data.json().output as Array<{
@@ -130,15 +148,9 @@ describe('financial dashboard', () => {
       expect(series).toHaveLength(14);
       for (const point of series) {
         const sel = matching(filters).filter((r) => r.month.slice(0, 7) === point.Year_Months);
-        expect(Number(point.Volume)).toBeCloseTo(
-          sel.reduce((s, r) => s + r.volume, 0),
-          1,
-        );
+        expect(point.Volume).toBe(decimal(sel.reduce((s, r) => s + r.volume, 0n)));
         expect(point.Transactions).toBe(sel.reduce((s, r) => s + r.transactions, 0));
-        expect(Number(point.Income)).toBeCloseTo(
-          sel.reduce((s, r) => s + r.income, 0),
-          1,
-        );
+        expect(point.Income).toBe(decimal(sel.reduce((s, r) => s + r.income, 0n)));
       }
     });
   }
@@ -148,10 +160,35 @@ describe('financial dashboard', () => {
     const [avg] = (
       await admin.post('/api/finaverage', { filters: { profile: ['PayLo'] }, start: month, end: month })
     ).json().output;
-    expect(Number(avg.Volume)).toBeCloseTo(
-      expectedAverage({ profile: ['PayLo'] }, month, month)?.Volume ?? 0,
-      1,
-    );
+    expect(avg).toEqual(expectedAverage({ profile: ['PayLo'] }, month, month));
+  });
+
+  it('averages exactly: half a cent rounds up where the float average rounded it down', () => {
+    const month = (volume: string, income: string, merchants: number) => ({
+      month: start,
+      volume,
+      transactions: 3,
+      income,
+      merchants,
+      age_months: 5 * merchants,
+    });
+    const totals = [month('123456.01', '0.02', 1), month('4321.00', '0.01', 1)];
+    // What the float code answered: (123456.01 + 4321.00) / 2 = 63888.505 shown as 63888.50, and 0.01.
+    expect(((123456.01 + 4321.0) / 2).toFixed(2)).toBe('63888.50');
+    expect(((0.02 + 0.01) / 2).toFixed(2)).toBe('0.01');
+    expect(averages(totals)).toEqual({
+      Volume: quotient(centsOf('123456.01') + centsOf('4321.00'), 2n, 2, 2),
+      Transactions: '3.00',
+      Income: quotient(centsOf('0.02') + centsOf('0.01'), 2n, 2, 2),
+      Average_Age: '5.0',
+    });
+    expect(averages(totals).Volume).toBe('63888.51');
+    expect(averages([])).toEqual({
+      Volume: '0.00',
+      Transactions: '0.00',
+      Income: '0.00',
+      Average_Age: '0.0',
+    });
   });
 
   it('refuses SQL text, unknown values and unknown fields', async () => {
@@ -209,7 +246,7 @@ describe('financial dashboard', () => {
     const [avg, everyone] = (await partner.post('/api/finaverage', { filters: {}, start, end })).json()
       .output;
     const want = expectedAverage({ partner: ['Summit Payment Group'] }, start, end);
-    expect(Number(avg.Volume)).toBeCloseTo(want?.Volume ?? 0, 1);
+    expect(avg).toEqual(want);
     expect(everyone).toEqual(avg);
     const opts = (await partner.get('/api/finoptions')).json();
     expect(opts.partner).toEqual([{ Partner_Name: 'Summit Payment Group' }]);
@@ -240,6 +277,6 @@ describe('financial dashboard', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const after = (await admin.post('/api/findata', { filters: {}, start: month })).json().output[0];
-    expect(Number(after.Volume) - Number(before.Volume)).toBeCloseTo(1000, 2);
+    expect(centsOf(after.Volume) - centsOf(before.Volume)).toBe(100_000n);
   });
 });

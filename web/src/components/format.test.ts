@@ -20,6 +20,13 @@ describe('formatMoney', () => {
     expect(formatMoney(1500)).toBe('1,500.00');
     expect(formatMoney(null)).toBe('—');
     expect(formatMoney('n/a')).toBe('n/a');
+    expect(formatMoney('1e3')).toBe('1e3');
+  });
+
+  it('rounds a number by the decimal it was written as (toFixed(2) read 1.005 as 1.00)', () => {
+    expect((1.005).toFixed(2)).toBe('1.00');
+    expect(formatMoney(1.005)).toBe('1.01');
+    expect(formatMoney(-8.385)).toBe('-8.39');
   });
 });
 

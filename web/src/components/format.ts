@@ -1,3 +1,5 @@
+import { formatMoney as formatAmount, MoneyError, parseMoney } from '@paydesk/domain';
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** An ISO timestamp from the API as local 'YYYY-MM-DD HH:mm' (compact and unambiguous in tables); '—' when absent. */
@@ -10,32 +12,19 @@ export function formatDateTime(value: string | null): string {
 
 const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
-/** Thousands separators on a string of digits. */
-function groupDigits(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
 /**
- * A money amount as '1,234.50' (or '-1,234.50'). The API sends exact decimal strings; they are formatted
- * as text so no amount passes through floating point. Anything unreadable is shown as it came.
+ * A money amount as '1,234.50' (or '-1,234.50'), by the money module (docs/money.md): the API sends exact
+ * decimal strings and they never pass through floating point; a third decimal is rounded half-up.
+ * Anything unreadable is shown as it came.
  */
 export function formatMoney(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
-  const text = typeof value === 'number' ? value.toFixed(2) : value.trim();
-  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
-  if (!match) return text;
-  const [, sign = '', whole = '0', fraction = ''] = match;
-  let cents = fraction.padEnd(2, '0');
-  let units = whole.replace(/^0+(?=\d)/, '');
-  if (cents.length > 2) {
-    // Round half up on the digits, carrying into the whole part when needed.
-    const rounded = BigInt(units + cents.slice(0, 2)) + (Number(cents[2]) >= 5 ? 1n : 0n);
-    const digits = rounded.toString().padStart(3, '0');
-    units = digits.slice(0, -2);
-    cents = digits.slice(-2);
+  try {
+    return formatAmount(parseMoney(value, { round: 'half-up' }));
+  } catch (error) {
+    if (error instanceof MoneyError) return String(value).trim();
+    throw error;
   }
-  const negative = sign === '-' && /[1-9]/.test(units + cents);
-  return `${negative ? '-' : ''}${groupDigits(units)}.${cents}`;
 }
 
 /**

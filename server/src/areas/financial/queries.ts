@@ -1,12 +1,17 @@
 import {
   type AverageRow,
   BANKS,
+  divRound,
   FIN_GROUPS,
   type FinFilters,
   type FinGroup,
   type FinOptions,
+  Fraction,
   type MonthlyGraphRow,
   PROFILES,
+  parseMoney,
+  sum,
+  toDecimalString,
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
@@ -133,26 +138,37 @@ export async function monthTotals(
   return rows;
 }
 
-const div = (a: number, b: number, places = 2) => (b === 0 ? (0).toFixed(places) : (a / b).toFixed(places));
-
-/** Averages per merchant-month over the months given. */
+/**
+ * Averages per merchant-month over the months given, exact: the months' decimal sums are added as cents
+ * and divided once, half-up (docs/money.md); a float sum drifts and toFixed rounds 0.505 down.
+ */
 export function averages(totals: MonthTotals[]): AverageRow {
-  const sum = (k: keyof MonthTotals) => totals.reduce((s, t) => s + Number(t[k]), 0);
-  const n = sum('merchants');
+  // With no merchant-month every sum is 0, and so is every average.
+  const n = Math.max(
+    1,
+    totals.reduce((count, t) => count + t.merchants, 0),
+  );
+  const amount = (k: 'volume' | 'income') =>
+    toDecimalString(divRound(sum(totals.map((t) => parseMoney(t[k]))), n));
+  const count = (k: 'transactions' | 'age_months', places: number) =>
+    new Fraction(
+      totals.reduce((total, t) => total + BigInt(t[k]), 0n),
+      BigInt(n),
+    ).toFixed(places, 'half-up');
   return {
-    Volume: div(sum('volume'), n),
-    Transactions: div(sum('transactions'), n),
-    Income: div(sum('income'), n),
-    Average_Age: div(sum('age_months'), n, 1),
+    Volume: amount('volume'),
+    Transactions: count('transactions', 2),
+    Income: amount('income'),
+    Average_Age: count('age_months', 1),
   };
 }
 
 export function series(totals: MonthTotals[]): MonthlyGraphRow[] {
   return totals.map((t) => ({
     Year_Months: t.month.slice(0, 7),
-    Volume: Number(t.volume).toFixed(2),
+    Volume: toDecimalString(parseMoney(t.volume)),
     Transactions: Number(t.transactions),
-    Income: Number(t.income).toFixed(2),
+    Income: toDecimalString(parseMoney(t.income)),
   }));
 }
 

@@ -138,7 +138,7 @@ export function MonthlyChart({
                   <EChart
                     option={option}
                     height={340}
-                    label={`${MEASURE_LABELS[m]} by month: ${rows.map((r) => `${monthLabel(`${r.Year_Months}-01`)} ${valueLabel(m, Number(r[m]))}`).join(', ')}`}
+                    label={`${MEASURE_LABELS[m]} by month: ${rows.map((r) => `${monthLabel(`${r.Year_Months}-01`)} ${valueLabel(m, r[m])}`).join(', ')}`}
                     onItemClick={onItem}
                     onBlankClick={onBlank}
                     onZoom={onZoom}

@@ -14,6 +14,7 @@ import {
   serializeSelection,
   shareOfAll,
   toggleMonth,
+  valueLabel,
   withGroupKeys,
 } from './financialModel';
 
@@ -120,6 +121,15 @@ describe('monthly chart', () => {
     expect(axisLabel('Transactions', 1_812_931)).toBe('1,813');
     expect(axisLabel('Income', 597_423.27)).toBe('597');
     expect(axisLabel('Income', 2_500)).toBe('2.5');
+  });
+
+  it('shows a bar’s exact value from the API’s decimal or the chart’s number of it', () => {
+    expect(valueLabel('Volume', '87401474.63')).toBe('$87,401,474.63');
+    expect(valueLabel('Volume', 87_401_474.63)).toBe('$87,401,474.63');
+    expect(valueLabel('Income', '-1234.5')).toBe('-$1,234.50');
+    // a sum beyond a double's 15–16 digits: the decimal string keeps every cent
+    expect(valueLabel('Volume', '123456789012345678.91')).toBe('$123,456,789,012,345,678.91');
+    expect(valueLabel('Transactions', 1_812_931)).toBe('1,812,931');
   });
 
   it('compares the filtered average with all merchants', () => {

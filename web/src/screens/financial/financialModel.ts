@@ -8,8 +8,10 @@ import {
   type FinGroup,
   type FinOptions,
   finFilters,
+  formatMoney,
   monthLabel,
   NOT_SPECIFIED,
+  parseMoney,
 } from '@paydesk/domain';
 
 /** The selected values of every filter group, as the API takes them (null: 'Not Specified'). */
@@ -195,10 +197,13 @@ export function axisLabel(measure: Measure, value: number): string {
   return scaled(value, measure === 'Volume' ? 1_000_000 : 1_000);
 }
 
-/** A bar's exact value, for the tooltip. */
-export function valueLabel(measure: Measure, value: number): string {
-  if (measure === 'Transactions') return value.toLocaleString('en-US');
-  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/**
+ * A bar's exact value, for the tooltip: the API's decimal string, or the chart's number of it (which reads
+ * back as the same decimal), through the money module.
+ */
+export function valueLabel(measure: Measure, value: number | string): string {
+  if (measure === 'Transactions') return Number(value).toLocaleString('en-US');
+  return formatMoney(parseMoney(value, { round: 'half-up' }), { currency: true });
 }
 
 /** What each measure is, for its tab and tooltip: the dashboard's income is the merchants' net income. */

@@ -19,7 +19,9 @@ import {
   type CalculatorProfile,
   decimalsOf,
   FIRST_DATA_TERMS,
+  formatMoney,
   PPS_TERMS,
+  parseMoney,
   withBank,
   withProfile,
 } from '@paydesk/domain';
@@ -52,7 +54,7 @@ import {
   Totals,
 } from './parts';
 
-const dollars = (n: number) => `$${n.toFixed(2)}`;
+const dollars = (n: number) => formatMoney(parseMoney(n), { currency: true });
 const bps = (n: number) => `${n.toFixed(1)} bps`;
 
 const FIRST_DATA_LIST = [

@@ -1,4 +1,4 @@
-import { CALCULATOR_DEFAULTS, formatCents, withBank, withProfile } from '@paydesk/domain';
+import { CALCULATOR_DEFAULTS, formatMoney, withBank, withProfile } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
 import {
   evaluate,
@@ -39,9 +39,9 @@ describe('the calculator screen’s figures', () => {
   it('open on the defaults (worked example 3)', () => {
     const { result, errors } = evaluate(CALCULATOR_DEFAULTS, initialTexts());
     expect(errors).toEqual({});
-    expect(formatCents(result.monthly.total)).toBe('-9.87');
-    expect(formatCents(result.monthly.iso)).toBe('-8.39');
-    expect(formatCents(result.monthly.house)).toBe('-1.48');
+    expect(formatMoney(result.monthly.total)).toBe('-9.87');
+    expect(formatMoney(result.monthly.iso)).toBe('-8.39');
+    expect(formatMoney(result.monthly.house)).toBe('-1.48');
   });
 
   const example1: Texts = {
@@ -67,16 +67,16 @@ describe('the calculator screen’s figures', () => {
 
   it('price worked example 1 from typed text', () => {
     const { result } = evaluate(traditionalCbcal, example1);
-    expect(formatCents(result.monthly.total)).toBe('178.73');
-    expect(formatCents(result.monthly.iso)).toBe('143.99');
-    expect(formatCents(result.monthly.house)).toBe('34.74');
-    expect(formatCents(result.yearly.total)).toBe('2,144.76');
+    expect(formatMoney(result.monthly.total)).toBe('178.73');
+    expect(formatMoney(result.monthly.iso)).toBe('143.99');
+    expect(formatMoney(result.monthly.house)).toBe('34.74');
+    expect(formatMoney(result.yearly.total)).toBe('2,144.76');
   });
 
   it('count an unreadable field as 0 and name it, without failing the totals', () => {
     const { result, errors } = evaluate(traditionalCbcal, { ...example1, income: '25o' });
     expect(Object.keys(errors)).toEqual(['income']);
-    expect(formatCents(result.monthly.total)).toBe('-71.27');
+    expect(formatMoney(result.monthly.total)).toBe('-71.27');
   });
 });
 
@@ -92,11 +92,9 @@ describe('an empty calculator', () => {
       ...initialTexts(),
       ...WORKED_EXAMPLE.texts,
     });
-    expect([result.monthly.total, result.monthly.iso, result.monthly.house].map(formatCents)).toEqual([
-      '178.73',
-      '143.99',
-      '34.74',
-    ]);
+    expect(
+      [result.monthly.total, result.monthly.iso, result.monthly.house].map((m) => formatMoney(m)),
+    ).toEqual(['178.73', '143.99', '34.74']);
   });
 
   it('refuses a negative figure and says why', () => {

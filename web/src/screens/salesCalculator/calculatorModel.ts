@@ -240,9 +240,6 @@ export function evaluate(choices: CalculatorInputs, texts: Texts): Evaluated {
   return { inputs, result: calculate(inputs), errors };
 }
 
-/** Dollars (a term of the breakdown) to cents, for `formatCents`. */
-export const toCents = (dollars: number) => Math.round(dollars * 100 + Math.sign(dollars) * 1e-7);
-
 export type View = 'iso' | 'house';
 
 /** The house's name in the view radio and the split. */

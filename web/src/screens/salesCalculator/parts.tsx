@@ -13,7 +13,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { type CalculatorResult, formatCents } from '@paydesk/domain';
+import { type CalculatorResult, type Fraction, formatMoney, type Money } from '@paydesk/domain';
 import { IconChevronDown } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import {
@@ -21,7 +21,6 @@ import {
   HOUSE,
   HOUSE_REMAINDER,
   type NumericField,
-  toCents,
   type Unit,
   type View,
 } from './calculatorModel';
@@ -176,7 +175,7 @@ export function FieldRun({ title, children }: { title: string; children: ReactNo
 }
 
 /** '-$8.39' rather than '$-8.39'. */
-const money = (cents: number) => (cents < 0 ? `-$${formatCents(-cents)}` : `$${formatCents(cents)}`);
+const money = (m: Money) => formatMoney(m, { currency: true });
 
 /** The totals at the top: the chosen view's share big, and the whole split beside it. */
 export function Totals({
@@ -256,14 +255,14 @@ export function Totals({
                   data-testid={`monthly-${row.key}`}
                   style={{ fontVariantNumeric: 'tabular-nums' }}
                 >
-                  {formatCents(result.monthly[row.key])}
+                  {formatMoney(result.monthly[row.key])}
                 </Table.Td>
                 <Table.Td
                   ta="right"
                   data-testid={`yearly-${row.key}`}
                   style={{ fontVariantNumeric: 'tabular-nums' }}
                 >
-                  {formatCents(result.yearly[row.key])}
+                  {formatMoney(result.yearly[row.key])}
                 </Table.Td>
               </Table.Tr>
             );
@@ -277,17 +276,17 @@ export function Totals({
 /** How the monthly total arises, term by term (docs/calculator.md, The result). */
 export function Breakdown({ result, isc }: { result: CalculatorResult; isc: number }) {
   const t = result.terms;
-  const line = (label: string, dollars: number, hint?: string, testId?: string) => ({
+  const line = (label: string, dollars: Fraction, hint?: string, testId?: string) => ({
     label,
-    cents: toCents(dollars),
+    cents: dollars.toMoney('half-up'),
     hint,
     testId,
   });
   const terms = [
     line('Interchange margin', t.interchangeMargin, 'income − expense'),
     line('Card brand margin', t.cardBrandMargin, 'income − expense'),
-    line('Per-item costs', -t.perItemCosts, 'authorizations, PIN, batches, EBT, voice, AVS, Micros'),
-    line('Basis-point costs', -t.basisPointCosts, 'BIN sponsorship on gross volume'),
+    line('Per-item costs', t.perItemCosts.negated(), 'authorizations, PIN, batches, EBT, voice, AVS, Micros'),
+    line('Basis-point costs', t.basisPointCosts.negated(), 'BIN sponsorship on gross volume'),
     line('Fee terms', t.feeTerms, 'fees billed − monthly costs'),
     line('Liability', t.liability, 'per item when liable, else basis points'),
   ];
@@ -310,7 +309,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
         style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
         data-testid={r.testId}
       >
-        {formatCents(r.cents)}
+        {formatMoney(r.cents)}
       </Table.Td>
     </Table.Tr>
   );
@@ -323,7 +322,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
         <Table.Tr fw={700} style={{ borderTop: '2px solid var(--mantine-color-gray-4)' }}>
           <Table.Td>Monthly total</Table.Td>
           <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {formatCents(result.monthly.total)}
+            {formatMoney(result.monthly.total)}
           </Table.Td>
         </Table.Tr>
         <Table.Tr>
@@ -334,7 +333,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
             </Text>
           </Table.Td>
           <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {formatCents(result.monthly.iso)}
+            {formatMoney(result.monthly.iso)}
           </Table.Td>
         </Table.Tr>
         <Table.Tr>
@@ -345,7 +344,7 @@ export function Breakdown({ result, isc }: { result: CalculatorResult; isc: numb
             </Text>
           </Table.Td>
           <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {formatCents(result.monthly.house)}
+            {formatMoney(result.monthly.house)}
           </Table.Td>
         </Table.Tr>
       </Table.Tbody>
