@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# npm run bench: runs server/bench/run.ts against PostgreSQL. With DATABASE_URL set, that server is used.
+# npm run bench: runs server/bench/run.ts against PostgreSQL (with DATABASE_URL set, that server is used), then
+# server/bench/contention.ts (sign-in while a slow export and a trickled upload run) on PostgreSQL and on PGlite.
 # Otherwise a local cluster in data/bench-pg is created once (and the large demo data seeded once) and
 # reused by later runs; it is started for the run and stopped after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -n "${DATABASE_URL:-}" ]; then
-  exec npx tsx server/bench/run.ts "$@"
+  npx tsx server/bench/run.ts "$@"
+  npx tsx server/bench/contention.ts postgres
+  exec npx tsx server/bench/contention.ts pglite
 fi
 
 bindir=""
@@ -32,3 +35,5 @@ trap stop EXIT
 "${as_pg[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U app -d postgres -tAc "select 1 from pg_database where datname = 'paydesk_bench'" | grep -q 1 \
   || "${as_pg[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U app paydesk_bench
 DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/run.ts "$@"
+DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/contention.ts postgres
+npx tsx server/bench/contention.ts pglite

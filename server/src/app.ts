@@ -29,8 +29,12 @@ const SECURITY_HEADERS = {
 export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     trustProxy: deps.config.TRUST_PROXY === 'true',
-    // A client has this long to send a whole request; an idle keep-alive socket is closed sooner.
-    requestTimeout: deps.config.REQUEST_TIMEOUT_MS,
+    // A client has this long to send a whole request (an upload has its own, checked as it arrives), and a
+    // socket on which nothing moves for REQUEST_TIMEOUT_MS is closed.
+    requestTimeout: Math.max(
+      deps.config.REQUEST_TIMEOUT_MS,
+      (deps.config.UPLOAD_BODY_TIMEOUT_SECONDS + 10) * 1000,
+    ),
     connectionTimeout: deps.config.REQUEST_TIMEOUT_MS,
     ...options,
   });
