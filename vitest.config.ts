@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'server',
           include: ['server/test/**/*.test.ts'],
           environment: 'node',
+          // Migrates and seeds the demo database once; each file starts from its own copy.
+          globalSetup: ['server/test/globalSetup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
