@@ -12,6 +12,9 @@ export default defineConfig({
           environment: 'node',
           // Migrates and seeds the demo database once; each file starts from its own copy.
           globalSetup: ['server/test/globalSetup.ts'],
+          // Two files at a time: the embedded database keeps one core busy per file (vitest's default on
+          // two cores is one worker).
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

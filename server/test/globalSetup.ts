@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import type { TestProject } from 'vitest/node';
 import { connect } from '../src/db/connect';
 import { adminClient, databaseUrl, migrateAndSeed, uniqueName, waitUntilUnused } from './databases';
@@ -40,6 +41,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const c = await connect({ pgliteDir: 'memory://' });
   try {
     await migrateAndSeed(c.db);
+    // Written out to the data files, the copies start without replaying the write-ahead log (~1 s each).
+    await sql`checkpoint`.execute(c.db);
     const dump = await c.dumpDataDir?.();
     if (!dump) throw new Error('PGlite gave no dump of its data folder');
     await fs.writeFile(dumpFile, Buffer.from(await dump.arrayBuffer()));
