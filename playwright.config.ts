@@ -7,6 +7,9 @@ import { E2E_PASSWORD } from './web/e2e/constants';
 /** The browser tests drive the built app, served by the real server on a fresh embedded database. */
 const port = Number(process.env.E2E_PORT ?? 3199);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-'));
+// The demo users' signed-in sessions, saved once by the `sessions` project (web/e2e/sessions.setup.ts). Set
+// here in the runner so the workers, which load this file again, inherit the same folder.
+process.env.E2E_SESSIONS_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-sessions-'));
 
 export default defineConfig({
   testDir: 'web/e2e',
@@ -18,6 +21,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   outputDir: 'test-results',
+  projects: [
+    { name: 'sessions', testMatch: /sessions\.setup\.ts$/ },
+    { name: 'browser', dependencies: ['sessions'] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1440, height: 900 },
@@ -39,8 +46,8 @@ export default defineConfig({
   webServer: {
     command: 'npx tsx server/src/main.ts',
     url: `http://127.0.0.1:${port}/login`,
-    // The first start seeds the demo data: generous, so a busy machine does not fail the run.
-    timeout: 600_000,
+    // The first start seeds the demo data: ~40 s on an idle machine, several times that on a busy one.
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -10,6 +10,11 @@ export default defineConfig({
           name: 'server',
           include: ['server/test/**/*.test.ts'],
           environment: 'node',
+          // Migrates and seeds the demo database once; each file starts from its own copy.
+          globalSetup: ['server/test/globalSetup.ts'],
+          // Two files at a time: the embedded database keeps one core busy per file (vitest's default on
+          // two cores is one worker).
+          maxWorkers: 2,
           testTimeout: 30_000,
           // Generous: a test file's setup must not fail because the machine is busy.
           hookTimeout: 300_000,

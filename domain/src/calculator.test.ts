@@ -19,39 +19,6 @@ const is = (value: Fraction, want: string | Fraction) =>
 const d = CALCULATOR_DEFAULTS;
 
 describe('calculator defaults (spec §9)', () => {
-  it('match the spec', () => {
-    expect(d).toMatchObject({
-      isc: 80,
-      bin: 2.0,
-      liability: 2.0,
-      cbliability: 25,
-      arliability: 25,
-      rtliability: 25,
-      rvliability: 25,
-      account: 2.0,
-      statement: 2.0,
-      pin: 0.06,
-      batch: 0.03,
-      ebtA: 0.06,
-      voice: 0.98,
-      avs: 0.02,
-      annual: 5.0,
-      cancellation: 495.0,
-      govt: 2.95,
-      welcome: 2.95,
-      micros: 0.065,
-      acs: 0.04,
-      nonComplianceMerchant: 29.95,
-      nonComplianceIso: 14.95,
-      processor: 'TSYS',
-      bank: 'CBCAL',
-      profile: 'PAYLO',
-      programIso: 2.5,
-      programMerchant: 0,
-      ndfValue: 5.0,
-    });
-  });
-
   it('bank CBCAL sets next-day funding to 5.00, the other bank to 2.0', () => {
     expect(withBank(d, 'ESQUIRE').ndfValue).toBe(2.0);
     expect(withBank(withBank(d, 'ESQUIRE'), 'CBCAL').ndfValue).toBe(5.0);

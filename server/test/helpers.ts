@@ -1,58 +1,61 @@
-import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
 import type { Capability, Department } from '@paydesk/domain';
 import { XLSX_MIME } from '@paydesk/domain';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { createUser } from '../src/areas/accounts/queries';
 import { loadConfig } from '../src/config';
-import { connect, type Db } from '../src/db/connect';
+import { type Connected, connect, type Db } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
-import { seedDemo } from '../src/db/seed/index';
 import { hashPassword } from '../src/platform/crypto';
 import { type Mailer, OutboxMailer } from '../src/platform/mailer';
+import { adminClient, DEMO_PASSWORD, databaseUrl, uniqueName, waitUntilUnused } from './databases';
 
-export const DEMO_PASSWORD = 'Demo-Pass-2026!';
+export { DEMO_PASSWORD };
 
 /**
- * A fresh, migrated and seeded database for one test file: in-memory PGlite by default, or a new database on
- * the PostgreSQL server of TEST_DATABASE_URL (set by scripts/with-test-postgres.sh), dropped afterwards.
+ * A migrated and seeded database of its own for one test file: a copy of the run's demo database made by
+ * globalSetup.ts — an in-memory PGlite loaded from its dump by default, or a new database on the PostgreSQL
+ * server of TEST_DATABASE_URL (set by scripts/with-test-postgres.sh) made from its template, dropped afterwards.
  */
 export async function testDatabase(): Promise<{ db: Db; kind: string; close: () => Promise<void> }> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
+  const template = inject('databaseTemplate');
+  if (template.kind === 'pglite') {
+    const dump = await fs.readFile(template.dumpFile);
+    return connect({ pgliteDir: 'memory://', pgliteDataDir: new Blob([dump]) });
+  }
+  const name = uniqueName('paydesk_test');
+  const admin = await adminClient(template.serverUrl);
+  await admin.query(`create database ${name} template ${template.database}`);
+  const c = await connect({ databaseUrl: databaseUrl(template.serverUrl, name) });
+  return { db: c.db, kind: c.kind, close: dropOnClose(c, admin, name) };
+}
+
+/** A database of its own with the schema only: migrated, not seeded. */
+export async function migratedDatabase(): Promise<{ db: Db; close: () => Promise<void> }> {
+  const template = inject('databaseTemplate');
+  if (template.kind === 'pglite') {
     const c = await connect({ pgliteDir: 'memory://' });
     await migrateToLatest(c.db);
-    await seedDemo(c.db, { password: DEMO_PASSWORD, scale: 'test' });
     return c;
   }
-  const name = `paydesk_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
+  const name = uniqueName('paydesk_test');
+  const admin = await adminClient(template.serverUrl);
   await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const c = await connect({ databaseUrl: url.toString() });
+  const c = await connect({ databaseUrl: databaseUrl(template.serverUrl, name) });
   await migrateToLatest(c.db);
-  await seedDemo(c.db, { password: DEMO_PASSWORD, scale: 'test' });
-  return {
-    db: c.db,
-    kind: c.kind,
-    close: async () => {
-      await c.close();
-      // The pool's clients may still be saying goodbye; wait for them rather than forcing them out, which
-      // would raise their FATAL as an uncaught error in the test process.
-      for (let attempt = 0; ; attempt++) {
-        const { rows } = await admin.query(
-          'select count(*)::int as n from pg_stat_activity where datname = $1',
-          [name],
-        );
-        if (rows[0]?.n === 0 || attempt === 50) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await admin.query(`drop database if exists ${name}`);
-      await admin.end();
-    },
+  return { db: c.db, close: dropOnClose(c, admin, name) };
+}
+
+/** Closes a connection to a database made for one file, then drops that database. */
+function dropOnClose(c: Connected, admin: pg.Client, name: string) {
+  return async () => {
+    await c.close();
+    await waitUntilUnused(admin, name);
+    await admin.query(`drop database if exists ${name}`);
+    await admin.end();
   };
 }
 

@@ -16,6 +16,9 @@ let port = 0;
 const received: Received[] = [];
 let t: TestApp;
 let mailer: SmtpMailer;
+/** An app whose SMTP server is down. */
+let cutOff: TestApp;
+const down = new SmtpMailer('smtp://127.0.0.1:1', 'PayDesk <no-reply@paydesk.test>', quiet);
 
 beforeAll(async () => {
   smtp = new SMTPServer({
@@ -37,11 +40,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   port = (smtp.server.address() as { port: number }).port;
   mailer = new SmtpMailer(`smtp://127.0.0.1:${port}`, 'PayDesk <no-reply@paydesk.test>', quiet);
-  t = await testApp({ mailer });
+  [t, cutOff] = await Promise.all([testApp({ mailer }), testApp({ mailer: down })]);
 });
 
 afterAll(async () => {
-  await t?.close();
+  await Promise.all([t?.close(), cutOff?.close()]);
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
@@ -66,14 +69,11 @@ describe('e-mail over SMTP', () => {
   });
 
   it('answers the same when the SMTP server is down', async () => {
-    const down = new SmtpMailer('smtp://127.0.0.1:1', 'PayDesk <no-reply@paydesk.test>', quiet);
-    const app2 = await testApp({ mailer: down });
-    const res = await new Client(app2.app).post('/api/app/account/forgotpassword', {
+    const res = await new Client(cutOff.app).post('/api/app/account/forgotpassword', {
       email: 'finance@paydesk.local',
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().success).toBe(true);
     await down.flush();
-    await app2.close();
   });
 });

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { menu, PASSWORD, signIn, tableColumn, tableTotal } from './support';
+import { type DemoUser, menu, PASSWORD, sessionOf, signIn, tableColumn, tableTotal } from './support';
 
 const EVERYONE = ['Sales', 'Change Password'];
 const ADMIN_ONLY = ['Register', 'Users', 'Audit log', 'Outbox'];
 
-const cases: Array<[email: string, extra: string[]]> = [
+const cases: Array<[email: DemoUser, extra: string[]]> = [
   ['admin@paydesk.local', ADMIN_ONLY],
   ['sales.admin@paydesk.local', []],
   ['finance.admin@paydesk.local', []],
@@ -14,83 +14,95 @@ const cases: Array<[email: string, extra: string[]]> = [
 ];
 
 for (const [email, extra] of cases) {
-  test(`menu of ${email}`, async ({ page }) => {
-    await signIn(page, email);
-    for (const label of [...EVERYONE, ...extra]) {
-      await expect(menu(page).getByRole('link', { name: label, exact: true })).toBeVisible();
-    }
-    for (const label of ADMIN_ONLY.filter((l) => !extra.includes(l))) {
-      await expect(menu(page).getByRole('link', { name: label, exact: true })).toHaveCount(0);
-    }
+  test.describe(() => {
+    test.use({ storageState: sessionOf(email) });
+    test(`menu of ${email}`, async ({ page }) => {
+      await page.goto('/sales');
+      for (const label of [...EVERYONE, ...extra]) {
+        await expect(menu(page).getByRole('link', { name: label, exact: true })).toBeVisible();
+      }
+      for (const label of ADMIN_ONLY.filter((l) => !extra.includes(l))) {
+        await expect(menu(page).getByRole('link', { name: label, exact: true })).toHaveCount(0);
+      }
+    });
   });
 }
 
-test('the partner user sees their ISO on the landing page', async ({ page }) => {
-  await signIn(page, 'partner@summitpayments.example');
-  await expect(page.getByText('Summit Payment Group').first()).toBeVisible();
-});
-
-test('an admin registers a user who can then sign in', async ({ page, browser }) => {
-  await signIn(page, 'admin@paydesk.local');
-  await menu(page).getByRole('link', { name: 'Register', exact: true }).click();
-  const email = `registered.${Date.now()}@paydesk.local`;
-  const button = page.getByRole('button', { name: 'Register' });
-  await expect(button).toBeDisabled();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Department').click();
-  await page.getByRole('option', { name: 'Finance', exact: true }).click();
-  await page.getByLabel('New password').fill('Welcome-2026!');
-  await page.getByLabel('Confirm password').fill('Welcome-2026!');
-  await expect(button).toBeEnabled();
-  await button.click();
-  await expect(page.getByText(`User ${email} registered`)).toBeVisible();
-  await expect(page.getByLabel('Email')).toHaveValue('');
-
-  const other = await browser.newContext();
-  const newcomer = await other.newPage();
-  await signIn(newcomer, email, 'Welcome-2026!');
-  await other.close();
-});
-
-test('register refuses a weak password with the server message', async ({ page }) => {
-  await signIn(page, 'admin@paydesk.local');
-  await page.goto('/register');
-  await page.getByLabel('Email').fill(`weak.${Date.now()}@paydesk.local`);
-  await page.getByLabel('Department').click();
-  await page.getByRole('option', { name: 'Sales', exact: true }).click();
-  await page.getByLabel('New password').fill('weakpassword');
-  await page.getByLabel('Confirm password').fill('weakpassword');
-  await page.getByRole('button', { name: 'Register' }).click();
-  await expect(
-    page.getByText('Password must contain an uppercase letter, a number and a special character'),
-  ).toBeVisible();
-});
-
-test('a non-admin cannot use /register: no menu entry, the page refuses, the server refuses', async ({
-  page,
-}) => {
-  await signIn(page, 'sales.admin@paydesk.local');
-  await page.goto('/register');
-  await expect(page.getByText(/don.t have access/i)).toBeVisible();
-  const res = await page.request.post('/api/app/account/register', {
-    data: { email: 'x@paydesk.local', department: 'admin', password: PASSWORD, confirmpassword: PASSWORD },
+test.describe(() => {
+  test.use({ storageState: sessionOf('partner@summitpayments.example') });
+  test('the partner user sees their ISO on the landing page', async ({ page }) => {
+    await page.goto('/sales');
+    await expect(page.getByText('Summit Payment Group').first()).toBeVisible();
   });
-  expect(res.status()).toBe(403);
 });
 
-test('an admin grants a capability and binds an ISO on the Users screen', async ({ page }) => {
-  await signIn(page, 'admin@paydesk.local');
-  await menu(page).getByRole('link', { name: 'Users', exact: true }).click();
-  const row = page
-    .getByRole('row')
-    .filter({ hasText: 'sales@paydesk.local' })
-    .filter({ hasNotText: 'sales.admin' });
-  await row.getByRole('button', { name: 'Edit' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel(/Business Intelligence/).check();
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Saved sales@paydesk.local')).toBeVisible();
-  await expect(row.getByText('Business Intelligence')).toBeVisible();
+test.describe(() => {
+  test.use({ storageState: sessionOf('sales.admin@paydesk.local') });
+  test('a non-admin cannot use /register: no menu entry, the page refuses, the server refuses', async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    await expect(page.getByText(/don.t have access/i)).toBeVisible();
+    const res = await page.request.post('/api/app/account/register', {
+      data: { email: 'x@paydesk.local', department: 'admin', password: PASSWORD, confirmpassword: PASSWORD },
+    });
+    expect(res.status()).toBe(403);
+  });
+});
+
+test.describe(() => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
+
+  test('an admin registers a user who can then sign in', async ({ page, browser }) => {
+    await page.goto('/sales');
+    await menu(page).getByRole('link', { name: 'Register', exact: true }).click();
+    const email = `registered.${Date.now()}@paydesk.local`;
+    const button = page.getByRole('button', { name: 'Register' });
+    await expect(button).toBeDisabled();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Department').click();
+    await page.getByRole('option', { name: 'Finance', exact: true }).click();
+    await page.getByLabel('New password').fill('Welcome-2026!');
+    await page.getByLabel('Confirm password').fill('Welcome-2026!');
+    await expect(button).toBeEnabled();
+    await button.click();
+    await expect(page.getByText(`User ${email} registered`)).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue('');
+
+    // Signed out: a new context would otherwise start from this describe's admin session.
+    const other = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const newcomer = await other.newPage();
+    await signIn(newcomer, email, 'Welcome-2026!');
+    await other.close();
+  });
+
+  test('register refuses a weak password with the server message', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Email').fill(`weak.${Date.now()}@paydesk.local`);
+    await page.getByLabel('Department').click();
+    await page.getByRole('option', { name: 'Sales', exact: true }).click();
+    await page.getByLabel('New password').fill('weakpassword');
+    await page.getByLabel('Confirm password').fill('weakpassword');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(
+      page.getByText('Password must contain an uppercase letter, a number and a special character'),
+    ).toBeVisible();
+  });
+
+  test('an admin grants a capability and binds an ISO on the Users screen', async ({ page }) => {
+    await page.goto('/sales');
+    await menu(page).getByRole('link', { name: 'Users', exact: true }).click();
+    const row = page
+      .getByRole('row')
+      .filter({ hasText: 'sales@paydesk.local' })
+      .filter({ hasNotText: 'sales.admin' });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/Business Intelligence/).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Saved sales@paydesk.local')).toBeVisible();
+    await expect(row.getByText('Business Intelligence')).toBeVisible();
+  });
 });
 
 test('the audit log filters by action and shows entries in words', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signIn } from './support';
+import { sessionOf } from './support';
 
 /** Worked example 1 of docs/calculator.md: the merchant's month as typed. */
 const EXAMPLE_1: ReadonlyArray<[label: string, text: string]> = [
@@ -29,8 +29,9 @@ async function expectTotals(page: Page, monthly: string[], yearly: string[]) {
 }
 
 test.describe('Sales calculator', () => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'admin@paydesk.local');
+    await page.goto('/sales');
     await page.getByRole('navigation').getByRole('link', { name: 'Sales Calculator' }).click();
     await expect(page).toHaveURL(/\/salescalculator$/);
   });

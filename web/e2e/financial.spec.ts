@@ -7,7 +7,7 @@ import {
   monthStart,
 } from '@paydesk/domain';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signIn } from './support';
+import { sessionOf } from './support';
 
 const current = monthStart(new Date());
 const STORAGE_KEY = 'paydesk.financial.filters';
@@ -75,8 +75,9 @@ async function stableBars(page: Page): Promise<{ canvas: Locator; centers: numbe
 }
 
 test.describe('Financial dashboard', () => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'admin@paydesk.local');
+    await page.goto('/sales');
   });
 
   test('opens on the 12 month average of all merchants, from the menu', async ({ page }) => {
@@ -180,10 +181,16 @@ test.describe('Financial dashboard', () => {
     const now = await canvas.boundingBox();
     if (!now) throw new Error('The chart has no box');
     await page.mouse.move(now.x + now.width / 2, now.y + now.height / 2);
-    for (let i = 0; i < 8; i += 1) {
-      await page.mouse.wheel(0, 100);
-      await page.waitForTimeout(100);
-    }
+    // One notch at a time, each once the chart has settled: the chart drops wheel events that come too fast.
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.wheel(0, 100);
+          return (await stableBars(page)).centers.length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(centers.length);
     const wider = await stableBars(page);
     expect(wider.centers.length).toBeGreaterThan(5);
     await canvas.click({ position: { x: wider.centers[0] ?? 0, y: barY } });
@@ -191,10 +198,20 @@ test.describe('Financial dashboard', () => {
     expect((await stableBars(page)).centers).toHaveLength(wider.centers.length);
 
     // Zooming in stops at five months (from 4 months back to now, as a span).
-    for (let i = 0; i < 20; i += 1) {
-      await page.mouse.wheel(0, -100);
-      await page.waitForTimeout(50);
-    }
+    // Notch by notch until a notch no longer takes a bar away.
+    let shown = wider.centers.length;
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.wheel(0, -100);
+          const now = (await stableBars(page)).centers.length;
+          const stopped = now === shown;
+          shown = now;
+          return stopped;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     expect((await stableBars(page)).centers.length).toBeGreaterThanOrEqual(5);
 
     // The other tabs draw the same months.

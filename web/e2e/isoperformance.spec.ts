@@ -9,7 +9,7 @@ import {
 } from '@paydesk/domain';
 import { expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { signIn, tableColumn, tableTotal } from './support';
+import { sessionOf, tableColumn, tableTotal } from './support';
 
 const current = monthStart(new Date());
 const today = new Date().toISOString().slice(0, 10);
@@ -40,8 +40,9 @@ async function settled(page: Page) {
 }
 
 test.describe('ISO performance', () => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'admin@paydesk.local');
+    await page.goto('/sales');
     await page.getByRole('navigation').getByRole('link', { name: 'ISO Performance' }).click();
     await expect(page).toHaveURL(/\/isoperformance/);
     await settled(page);

@@ -1,12 +1,13 @@
 import { type LeaderboardRow, monthLabel, monthStart, salesPaths } from '@paydesk/domain';
 import { expect, test } from '@playwright/test';
-import { menu, signIn } from './support';
+import { menu, sessionOf } from './support';
 
 const month = monthLabel(monthStart(new Date()));
 
 test.describe('Leaderboard', () => {
+  test.use({ storageState: sessionOf('sales@paydesk.local') });
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'sales@paydesk.local');
+    await page.goto('/sales');
   });
 
   test('shows this month’s approvals by underwriter and by relationship manager', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { adminApi, freshUser, PASSWORD, signIn } from './support';
+import { adminApi, freshUser, PASSWORD, sessionOf, signIn } from './support';
 
 test('forgot password → outbox → reset → sign in with the new password', async ({
   page,
@@ -15,9 +15,9 @@ test('forgot password → outbox → reset → sign in with the new password', a
   await expect(page.getByText('We sent you an email with instructions to reset your password')).toBeVisible();
 
   // The admin reads the local outbox and follows the link, as a local user would.
-  const adminContext = await browser.newContext();
+  const adminContext = await browser.newContext({ storageState: sessionOf('admin@paydesk.local') });
   const admin = await adminContext.newPage();
-  await signIn(admin, 'admin@paydesk.local');
+  await admin.goto('/sales');
   await admin.getByRole('navigation').getByRole('link', { name: 'Outbox' }).click();
   await admin.getByText(email).first().click();
   const link = admin.getByRole('link', { name: /\/reset\?code=/ }).first();

@@ -12,7 +12,7 @@ import {
 } from '@paydesk/domain';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { signIn } from './support';
+import { sessionOf } from './support';
 
 const current = monthStart(new Date());
 const today = new Date().toISOString().slice(0, 10);
@@ -42,8 +42,9 @@ async function exportModal(page: Page, dialog: Locator) {
 }
 
 test.describe('Sales dashboard', () => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'admin@paydesk.local');
+    await page.goto('/sales');
   });
 
   test('month navigation stops at January 2019 and at the current month; live cards only this month', async ({
@@ -234,40 +235,45 @@ test.describe('Sales dashboard', () => {
   });
 });
 
-test('an ISO-bound user sees only their ISO’s figures', async ({ page }) => {
-  await signIn(page, 'partner@summitpayments.example');
-  await expect(page.getByText('Figures for Summit Payment Group only.')).toBeVisible();
-  const approved = await api<PartnerRow[]>(page, salesPaths.approvedMTDPartner, { cntr: 0 });
-  expect(approved.every((row) => row.ISO === 'Summit Payment Group')).toBe(true);
-  const rows = card(page, 'Partners').locator('tbody tr');
-  await expect(rows).toHaveCount(approved.length);
-  if (approved.length > 0) await expect(rows.first()).toContainText('Summit Payment Group');
+test.describe(() => {
+  test.use({ storageState: sessionOf('partner@summitpayments.example') });
+  test('an ISO-bound user sees only their ISO’s figures', async ({ page }) => {
+    await page.goto('/sales');
+    await expect(page.getByText('Figures for Summit Payment Group only.')).toBeVisible();
+    const approved = await api<PartnerRow[]>(page, salesPaths.approvedMTDPartner, { cntr: 0 });
+    expect(approved.every((row) => row.ISO === 'Summit Payment Group')).toBe(true);
+    const rows = card(page, 'Partners').locator('tbody tr');
+    await expect(rows).toHaveCount(approved.length);
+    if (approved.length > 0) await expect(rows.first()).toContainText('Summit Payment Group');
 
-  // The approval goals are the company's: a partner sees their approvals with no goal, and says why.
-  const goals = await api<GoalRow[]>(page, salesPaths.salesYTDgoals, { dt: current });
-  expect(goals.every((g) => g.goal === null)).toBe(true);
-  const [mtd] = await api<[{ Approved: number }]>(page, salesPaths.approvedMTD, { cntr: 0 });
-  await expect(card(page, 'Goal progress')).toHaveCount(0);
-  await expect(page.getByTestId('goal-approved')).toHaveText((mtd?.Approved ?? 0).toLocaleString('en-US'));
-  await expect(page.getByTestId('goal-none')).toContainText('none is set for your ISO');
-  await expect(page.getByTestId('goal-percent')).toHaveCount(0);
-  const year = card(page, `${current.slice(0, 4)} approvals`);
-  await expect(year).toContainText('none is set for your ISO');
-  await expect(year).not.toContainText('goal for the year');
+    // The approval goals are the company's: a partner sees their approvals with no goal, and says why.
+    const goals = await api<GoalRow[]>(page, salesPaths.salesYTDgoals, { dt: current });
+    expect(goals.every((g) => g.goal === null)).toBe(true);
+    const [mtd] = await api<[{ Approved: number }]>(page, salesPaths.approvedMTD, { cntr: 0 });
+    await expect(card(page, 'Goal progress')).toHaveCount(0);
+    await expect(page.getByTestId('goal-approved')).toHaveText((mtd?.Approved ?? 0).toLocaleString('en-US'));
+    await expect(page.getByTestId('goal-none')).toContainText('none is set for your ISO');
+    await expect(page.getByTestId('goal-percent')).toHaveCount(0);
+    const year = card(page, `${current.slice(0, 4)} approvals`);
+    await expect(year).toContainText('none is set for your ISO');
+    await expect(year).not.toContainText('goal for the year');
+  });
 });
 
-test('a failed call leaves a quiet note on its cards and the rest of the dashboard works', async ({
-  page,
-}) => {
-  await signIn(page, 'admin@paydesk.local');
-  await page.route('**/api/approvedMTD', (route) =>
-    route.fulfill({ status: 500, json: { message: 'boom' } }),
-  );
-  await page.goto('/sales?cntr=-1');
-  await expect(card(page, 'Goal progress')).toContainText('These figures could not be loaded', {
-    timeout: 20_000,
+test.describe(() => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
+  test('a failed call leaves a quiet note on its cards and the rest of the dashboard works', async ({
+    page,
+  }) => {
+    await page.route('**/api/approvedMTD', (route) =>
+      route.fulfill({ status: 500, json: { message: 'boom' } }),
+    );
+    await page.goto('/sales?cntr=-1');
+    await expect(card(page, 'Goal progress')).toContainText('These figures could not be loaded', {
+      timeout: 20_000,
+    });
+    await expect(card(page, 'Approvals by platform')).toContainText('These figures could not be loaded');
+    await expect(page.getByTestId('card-partners-view')).toBeVisible();
+    await expect(card(page, 'Partners').locator('tbody tr').first()).toBeVisible();
   });
-  await expect(card(page, 'Approvals by platform')).toContainText('These figures could not be loaded');
-  await expect(page.getByTestId('card-partners-view')).toBeVisible();
-  await expect(card(page, 'Partners').locator('tbody tr').first()).toBeVisible();
 });

@@ -1,7 +1,28 @@
+import path from 'node:path';
 import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
 import { E2E_PASSWORD } from './constants';
 
 export const PASSWORD = E2E_PASSWORD;
+
+export const DEMO_USERS = [
+  'admin@paydesk.local',
+  'sales.admin@paydesk.local',
+  'finance.admin@paydesk.local',
+  'sales@paydesk.local',
+  'finance@paydesk.local',
+  'partner@summitpayments.example',
+] as const;
+export type DemoUser = (typeof DEMO_USERS)[number];
+
+/**
+ * The saved session of a demo user (cookies and storage, signed in once per run by sessions.setup.ts), for
+ * `test.use({ storageState })` or `browser.newContext({ storageState })`. Specs about signing in sign in.
+ */
+export function sessionOf(email: DemoUser): string {
+  const dir = process.env.E2E_SESSIONS_DIR;
+  if (!dir) throw new Error('E2E_SESSIONS_DIR is not set: run the browser tests with playwright.config.ts');
+  return path.join(dir, `${email}.json`);
+}
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login');

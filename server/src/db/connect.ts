@@ -21,12 +21,16 @@ export interface DbTarget {
   databaseUrl?: string | undefined;
   /** PGlite data folder; 'memory://' for a throwaway in-memory database. */
   pgliteDir?: string;
+  /** A PGlite data folder dumped by `dumpDataDir()`, to start from instead of an empty database. */
+  pgliteDataDir?: Blob;
 }
 
 export interface Connected {
   db: Db;
   kind: 'pglite' | 'postgres';
   close: () => Promise<void>;
+  /** PGlite only: the whole database as a tarball, for `pgliteDataDir`. */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 export async function connect(target: DbTarget): Promise<Connected> {
@@ -42,7 +46,10 @@ export async function connect(target: DbTarget): Promise<Connected> {
   const { PGlite } = await import('@electric-sql/pglite');
   const dir = target.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir, { parsers: { [INT8]: (v) => Number(v), [DATE]: (v) => v } });
+  const pglite = await PGlite.create(dir, {
+    parsers: { [INT8]: (v) => Number(v), [DATE]: (v) => v },
+    ...(target.pgliteDataDir ? { loadDataDir: target.pgliteDataDir } : {}),
+  });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return { db, kind: 'pglite', close: () => db.destroy(), dumpDataDir: () => pglite.dumpDataDir('none') };
 }
