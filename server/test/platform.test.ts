@@ -174,14 +174,14 @@ describe('HTTP behaviour of the platform', () => {
       url: '/slow-stream',
       access: 'public',
       scope: 'platform',
-      handler: async ({ afterCommit }) => {
+      handler: async ({ afterCommit, reply }) => {
         afterCommit(async (connection) => {
           await sql`select 1`.execute(connection);
           streaming();
           await slowClient;
           await sql`select 1`.execute(connection);
+          reply.send({ done: true });
         });
-        return { done: true };
       },
     });
     await app.ready();

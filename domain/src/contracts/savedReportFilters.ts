@@ -42,7 +42,11 @@ export function filtersFromPairs(def: TableDef, pairs: readonly FilterPair[]): z
           return { id, kind: 'dateRange', from, to };
         }
         const number = (v: number | string | null) => (v === null ? null : Number(v));
-        return { id, kind: 'range', min: number(from), max: number(to) };
+        const [min, max] = [number(from), number(to)];
+        const floor = column.min;
+        if (floor !== undefined && [min, max].some((v) => v !== null && v < floor))
+          throw new Error(`${i}.value: ${column.label} starts at ${floor}`);
+        return { id, kind: 'range', min, max };
       }
     }
     throw new Error(`${i}.id: ${id} is not a filterable column`);
