@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config';
 import { type Deps, route, routeCatalog } from '../src/platform/http';
 import { OutboxMailer } from '../src/platform/mailer';
 import { Client, type TestApp, testApp } from './helpers';
+import { type Json, jsonSchema, sample } from './schemaSamples';
 
 let t: TestApp;
 let deps: Deps;
@@ -65,6 +66,23 @@ describe('the route catalog and the database agree on scoping', () => {
         handler: async () => ({}),
       }),
     ).toThrow(/Public route/);
+  });
+
+  it('partner staff are refused every staff-only route of the catalog, before its input is even read', async () => {
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    const staffOnly = routeCatalog(t.app).filter((r) => r.scope === 'staffOnly');
+    expect(staffOnly.length).toBeGreaterThan(8);
+    for (const r of staffOnly) {
+      // A valid input, so the answer is about who asks, not about what was sent.
+      const body = sample(jsonSchema(r.input)) as Record<string, Json>;
+      const query = new URLSearchParams(
+        Object.entries(body).map(([k, v]): [string, string] => [k, String(v)]),
+      );
+      const res =
+        r.method === 'GET' ? await partner.get(`${r.url}?${query}`) : await partner.post(r.url, body);
+      expect(res.statusCode, `${r.method} ${r.url} ${res.body}`).toBe(403);
+    }
   });
 
   it('a public-token route runs as a role that cannot read business or platform tables', async () => {
