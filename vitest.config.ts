@@ -15,7 +15,8 @@ export default defineConfig({
           // Two files at a time: the embedded database keeps one core busy per file (vitest's default on
           // two cores is one worker).
           maxWorkers: 2,
-          testTimeout: 30_000,
+          // Generous too: the derived-data oracles recompute whole tables, slow on a loaded machine.
+          testTimeout: 120_000,
           // Generous: a test file's setup must not fail because the machine is busy.
           hookTimeout: 300_000,
         },

@@ -320,7 +320,13 @@ describe('partner staff (users bound to an ISO)', () => {
       ['GET', '/api/app/outbox'],
       ['POST', '/api/uploadadjustments'],
     ] as const) {
-      const res = method === 'GET' ? await partner.get(url) : await partner.post(url, { records: [] });
+      const res =
+        method === 'GET'
+          ? await partner.get(url)
+          : await partner.post(url, {
+              records: [['2026-10', '7410000001', 'Fee', 'x', 1]],
+              filename: 'a.xlsx',
+            });
       expect(res.statusCode, url).toBe(403);
     }
     // Their own account stays theirs.

@@ -36,30 +36,30 @@ export const HOSTILE_STRINGS = [
 ];
 export const HOSTILE_NUMBERS = [2_147_483_648, -2_147_483_649, 1e15, 1e308, -1, 1.5, -0.5];
 
-export function sample(schema: Schema): Json {
+export function sample(schema: Schema, key = ''): Json {
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0] ?? null;
   if (schema.default !== undefined) return schema.default;
   const options = schema.anyOf ?? schema.oneOf;
   if (options) {
     const first = options.find((o) => o.type !== 'null') ?? options[0];
-    return first ? sample(first) : null;
+    return first ? sample(first, key) : null;
   }
-  if (schema.allOf?.[0]) return sample(schema.allOf[0]);
+  if (schema.allOf?.[0]) return sample(schema.allOf[0], key);
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Record<string, Json> = {};
-      for (const [key, value] of Object.entries(schema.properties ?? {})) out[key] = sample(value);
+      for (const [name, value] of Object.entries(schema.properties ?? {})) out[name] = sample(value, name);
       return out;
     }
     case 'array': {
-      if (schema.prefixItems) return schema.prefixItems.map(sample);
+      if (schema.prefixItems) return schema.prefixItems.map((item) => sample(item, key));
       const n = Math.max(schema.minItems ?? 0, schema.maxItems === 0 ? 0 : 1);
       return Array.from({ length: n }, () => (schema.items ? sample(schema.items) : null));
     }
     case 'string': {
-      if (schema.format === 'email') return 'admin@paydesk.local';
+      if (schema.format === 'email' || /email/i.test(key)) return 'admin@paydesk.local';
       const pattern = schema.pattern ? new RegExp(schema.pattern) : null;
       const fit = STRING_CANDIDATES.find((c) =>
         pattern ? pattern.test(c) : c.length >= (schema.minLength ?? 0),
