@@ -11,7 +11,7 @@ interface PageHeaderProps {
 export function PageHeader({ title, description, actions }: PageHeaderProps) {
   return (
     <Group justify="space-between" align="flex-end" mb="lg" wrap="nowrap">
-      <Stack gap={4}>
+      <Stack gap={4} style={{ minWidth: 0 }}>
         <Title order={1} fz={26}>
           {title}
         </Title>
@@ -21,7 +21,8 @@ export function PageHeader({ title, description, actions }: PageHeaderProps) {
           </Text>
         )}
       </Stack>
-      {actions}
+      {/* The controls keep their size; a long description wraps instead of pushing them off the page. */}
+      {actions && <div style={{ flex: 'none' }}>{actions}</div>}
     </Group>
   );
 }
