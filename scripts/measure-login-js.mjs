@@ -43,7 +43,9 @@ try {
   files.sort((a, b) => b.gzip - a.gzip);
   for (const file of files) console.log(`${(file.gzip / 1024).toFixed(1).padStart(8)} KB  ${file.name}`);
   const total = files.reduce((sum, file) => sum + file.gzip, 0);
-  console.log(`${(total / 1024).toFixed(1).padStart(8)} KB  gzipped JavaScript on /login (${files.length} files)`);
+  console.log(
+    `${(total / 1024).toFixed(1).padStart(8)} KB  gzipped JavaScript on /login (${files.length} files)`,
+  );
 } finally {
   await browser.close();
   server.close();
