@@ -47,7 +47,8 @@ function RegisterForm() {
         setDepartment(null);
         setPassword('');
         setConfirm('');
-        await queryClient.invalidateQueries({ queryKey: adminKeys.users() });
+        // The whole admin area: the audit log records the registration too.
+        await queryClient.invalidateQueries({ queryKey: adminKeys.all });
       }
       setOutcome({
         kind: answer.success ? 'success' : 'error',
