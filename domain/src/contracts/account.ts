@@ -2,20 +2,7 @@ import { z } from 'zod';
 import { CAPABILITIES, type Capability, DEPARTMENTS, type Department } from '../access';
 import { email, requiredText } from './common';
 
-/** Calls of spec document 1 §7 "Account" and document 2 §7 "Register"; paths and field names are the contract. */
-export const accountPaths = {
-  validateUser: '/api/app/account/validateUser',
-  /** Added by PayDesk: is there a session? 200 either way, so a signed-out page load logs no error. */
-  session: '/api/app/account/session',
-  signin: '/api/app/account/signin',
-  signout: '/api/app/account/signout',
-  changePassword: '/api/app/account/changepassword',
-  forgotPassword: '/api/app/account/forgotpassword',
-  resetPassword: '/api/app/account/resetpassword',
-  checkResetPassword: '/api/app/account/checkresetpassword',
-  register: '/api/app/account/register',
-  registerLegacy: '/api/register',
-} as const;
+export { accountPaths } from './accountPaths';
 
 export const signinBody = z.strictObject({
   email,

@@ -1,3 +1,4 @@
+import { Notifications } from '@mantine/notifications';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { FullPageLoader, ScreenLoader } from '../components/Loading';
@@ -8,7 +9,7 @@ import { useSession } from './session';
 const IDLE_NOTICE = 'You were signed out after 40 minutes without activity.';
 
 /** Every protected route: the session check on each load, the idle timers, and the shell. */
-export function ProtectedLayout() {
+export default function ProtectedLayout() {
   const { user, validate, endSession, signOut } = useSession();
   const { pathname } = useLocation();
 
@@ -36,6 +37,8 @@ export function ProtectedLayout() {
   if (!user) return <FullPageLoader />;
   return (
     <Shell>
+      {/* Only signed-in screens raise toasts; mounted here, the sign-in page does not load them. */}
+      <Notifications position="bottom-right" />
       <Suspense fallback={<ScreenLoader />}>
         <Outlet />
       </Suspense>

@@ -1,5 +1,5 @@
 import { AppShell, Badge, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import { DEPARTMENT_LABELS } from '@paydesk/domain';
+import { DEPARTMENT_LABELS } from '@paydesk/domain/access';
 import { IconLogout } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'react-router';

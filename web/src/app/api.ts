@@ -1,4 +1,4 @@
-import { accountPaths } from '@paydesk/domain';
+import { accountPaths } from '@paydesk/domain/contracts/accountPaths';
 
 /** A failed call: the HTTP status (0 when the request never got an answer) and a message fit to show. */
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-import { IDLE_DEBOUNCE_MS, IDLE_SIGN_OUT_MS, REVALIDATE_AFTER_MS } from '@paydesk/domain';
+import { IDLE_DEBOUNCE_MS, IDLE_SIGN_OUT_MS, REVALIDATE_AFTER_MS } from '@paydesk/domain/session';
 import { useEffect, useRef } from 'react';
 
 const ACTIVITY_EVENTS = [

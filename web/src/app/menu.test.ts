@@ -1,6 +1,7 @@
 import { type Capability, DEPARTMENTS, type Department, type Principal } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
-import { MENU, type MenuEntry, visibleMenu } from './menu';
+import { MENU, type MenuEntry, menuOf, visibleMenu } from './menu';
+import { SCREENS, type Screen } from './screens';
 
 const principal = (department: Department, capabilities: Capability[] = []): Principal => ({
   department,
@@ -8,6 +9,48 @@ const principal = (department: Department, capabilities: Capability[] = []): Pri
 });
 
 const labels = (entries: readonly Pick<MenuEntry, 'label'>[]) => entries.map((entry) => entry.label);
+
+describe('the menu derived from SCREENS', () => {
+  it('lists the screens with a menu entry, in menu order, with their paths and permissions', () => {
+    expect(MENU.map(({ label, path, permission }) => ({ label, path, permission }))).toEqual([
+      { label: 'Sales', path: '/sales', permission: undefined },
+      { label: 'Financial', path: '/financial', permission: undefined },
+      { label: 'Sales Calculator', path: '/salescalculator', permission: undefined },
+      { label: 'ISO Performance', path: '/isoperformance', permission: undefined },
+      { label: 'Leaderboard', path: '/leaderboard', permission: undefined },
+      { label: 'Self Serve', path: '/selfserve', permission: undefined },
+      { label: 'Residual Self Serve', path: '/residualselfserve', permission: undefined },
+      { label: 'Upload Data', path: '/uploadfiles', permission: 'upload_data' },
+      { label: 'Change Password', path: '/changePassword', permission: undefined },
+      { label: 'Register', path: '/register', permission: 'manage_users' },
+      { label: 'Users', path: '/users', permission: 'manage_users' },
+      { label: 'Audit log', path: '/audit', permission: 'manage_users' },
+      { label: 'Outbox', path: '/outbox', permission: 'read_outbox' },
+    ]);
+  });
+
+  it("carries each screen's icon and leaves out the screens without a menu entry", () => {
+    for (const entry of MENU) {
+      expect(entry.icon).toBe(SCREENS.find((screen) => screen.path === entry.path)?.menu?.icon);
+    }
+    expect(MENU.map((entry) => entry.path)).not.toContain('/login');
+    expect(MENU.map((entry) => entry.path)).not.toContain('*');
+  });
+
+  it('orders by the menu order, not by the registry order', () => {
+    const screen = (path: string, order: number): Screen => ({
+      path,
+      access: 'protected',
+      menu: { label: path, icon: () => null, order },
+      component: SCREENS[0]?.component as Screen['component'],
+    });
+    expect(menuOf([screen('/b', 2), screen('/a', 1), screen('/c', 3)]).map((e) => e.path)).toEqual([
+      '/a',
+      '/b',
+      '/c',
+    ]);
+  });
+});
 
 describe('visibleMenu', () => {
   it('shows an admin every entry, in menu order', () => {

@@ -1,21 +1,7 @@
-import { hasPermission, type Permission, type Principal } from '@paydesk/domain';
-import {
-  IconBuildingBank,
-  IconCalculator,
-  IconChartBar,
-  IconChartPie,
-  IconCloudUpload,
-  IconFileSpreadsheet,
-  IconKey,
-  IconListDetails,
-  IconMail,
-  type IconProps,
-  IconReportMoney,
-  IconTrophy,
-  IconUserPlus,
-  IconUsers,
-} from '@tabler/icons-react';
+import { hasPermission, type Permission, type Principal } from '@paydesk/domain/access';
+import type { IconProps } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import { SCREENS, type Screen } from './screens';
 
 export interface MenuEntry {
   label: string;
@@ -25,22 +11,15 @@ export interface MenuEntry {
   permission?: Permission;
 }
 
-/** The side menu, in display order. An entry is added here when its screen exists. */
-export const MENU: readonly MenuEntry[] = [
-  { label: 'Sales', path: '/sales', icon: IconChartBar },
-  { label: 'Financial', path: '/financial', icon: IconChartPie },
-  { label: 'Sales Calculator', path: '/salescalculator', icon: IconCalculator },
-  { label: 'ISO Performance', path: '/isoperformance', icon: IconBuildingBank },
-  { label: 'Leaderboard', path: '/leaderboard', icon: IconTrophy },
-  { label: 'Self Serve', path: '/selfserve', icon: IconFileSpreadsheet },
-  { label: 'Residual Self Serve', path: '/residualselfserve', icon: IconReportMoney },
-  { label: 'Upload Data', path: '/uploadfiles', icon: IconCloudUpload, permission: 'upload_data' },
-  { label: 'Change Password', path: '/changePassword', icon: IconKey },
-  { label: 'Register', path: '/register', icon: IconUserPlus, permission: 'manage_users' },
-  { label: 'Users', path: '/users', icon: IconUsers, permission: 'manage_users' },
-  { label: 'Audit log', path: '/audit', icon: IconListDetails, permission: 'manage_users' },
-  { label: 'Outbox', path: '/outbox', icon: IconMail, permission: 'read_outbox' },
-];
+/** The side menu of the given screens: those with a menu entry, in their menu order. */
+export function menuOf(screens: readonly Screen[]): MenuEntry[] {
+  return screens
+    .flatMap(({ path, permission, menu }) => (menu ? [{ ...menu, path, permission }] : []))
+    .sort((a, b) => a.order - b.order)
+    .map(({ label, path, icon, permission }) => ({ label, path, icon, ...(permission && { permission }) }));
+}
+
+export const MENU: readonly MenuEntry[] = menuOf(SCREENS);
 
 /** The entries this user may open; the server refuses the rest anyway, the menu only hides them. */
 export function visibleMenu<E extends Pick<MenuEntry, 'permission'>>(

@@ -1,4 +1,27 @@
-/** One key factory per area; mutations invalidate through these so a key is never spelled twice. */
+import type { FinAverageBody, FinDataBody } from '@paydesk/domain/contracts/financial';
+
+/**
+ * One key factory per area, each key under its area's `all`: queries take their keys from here, and a mutation
+ * invalidates its area's `all` (or a narrower level of it), so a key is never spelled twice.
+ */
+
+/** Sales, Leaderboard and ISO Performance: one call and its body per key. */
+export const salesKeys = {
+  all: ['sales'] as const,
+  call: (path: string, body: unknown = null) => [...salesKeys.all, path, body] as const,
+  isoTable: (body: unknown) => [...salesKeys.all, 'isoTable', body] as const,
+  isoPreview: (body: unknown) => [...salesKeys.all, 'isoPreview', body] as const,
+};
+
+/** Financial: its filter options, the averages and the monthly series. */
+export const financialKeys = {
+  all: ['financial'] as const,
+  options: () => [...financialKeys.all, 'options'] as const,
+  average: (body: FinAverageBody) => [...financialKeys.all, 'average', body] as const,
+  data: (body: FinDataBody) => [...financialKeys.all, 'data', body] as const,
+};
+
+/** Users, Register, Audit log and Outbox. */
 export const adminKeys = {
   all: ['admin'] as const,
   users: () => [...adminKeys.all, 'users'] as const,

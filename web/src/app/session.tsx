@@ -1,4 +1,5 @@
-import { accountPaths, type SessionProbeAnswer, type SessionUser } from '@paydesk/domain';
+import type { SessionProbeAnswer, SessionUser } from '@paydesk/domain/contracts/account';
+import { accountPaths } from '@paydesk/domain/contracts/accountPaths';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';

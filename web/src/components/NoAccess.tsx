@@ -1,6 +1,5 @@
 import { Button, EmptyState } from '@mantine/core';
-import type { Permission } from '@paydesk/domain';
-import { hasPermission } from '@paydesk/domain';
+import { hasPermission, type Permission } from '@paydesk/domain/access';
 import { IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';

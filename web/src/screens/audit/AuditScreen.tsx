@@ -6,7 +6,6 @@ import { adminKeys } from '../../app/queryKeys';
 import { defColumn, type Row, ServerTable, toTableQuery, useTableState } from '../../components/DataTable';
 import { TableActions } from '../../components/DataTable/TableActions';
 import { ExportModal } from '../../components/ExportModal';
-import { RequirePermission } from '../../components/NoAccess';
 import { PageHeader } from '../../components/PageHeader';
 
 const previewPageSize = Math.min(...auditTable.pageSizes.filter((s) => s >= EXPORT_PREVIEW_ROWS));
@@ -69,9 +68,5 @@ function AuditLog() {
 }
 
 export default function AuditScreen() {
-  return (
-    <RequirePermission permission="manage_users">
-      <AuditLog />
-    </RequirePermission>
-  );
+  return <AuditLog />;
 }

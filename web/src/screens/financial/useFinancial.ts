@@ -10,6 +10,7 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { get, post } from '../../app/api';
+import { financialKeys } from '../../app/queryKeys';
 import {
   averageWindow,
   chartStart,
@@ -23,14 +24,6 @@ import {
   serializeSelection,
   toggleMonth,
 } from './financialModel';
-
-/** The financial area's query keys: each call and its body. */
-export const financialKeys = {
-  all: ['financial'] as const,
-  options: () => [...financialKeys.all, 'options'] as const,
-  average: (body: FinAverageBody) => [...financialKeys.all, 'average', body] as const,
-  data: (body: FinDataBody) => [...financialKeys.all, 'data', body] as const,
-};
 
 function readStored(): FinSelection {
   let text: string | null = null;

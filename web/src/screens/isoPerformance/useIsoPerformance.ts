@@ -10,10 +10,10 @@ import {
 } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { errorMessage, post } from '../../app/api';
+import { salesKeys } from '../../app/queryKeys';
 import { type Row, toTableQuery, useTableState } from '../../components/DataTable';
 import type { ExportPreview } from '../../components/ExportModal';
 import { useMonthParam } from '../../components/MonthSelect';
-import { salesKeys } from '../sales/keys';
 import { todayIso } from '../sales/salesModel';
 import { useSalesCall } from '../sales/useSalesDashboard';
 import { statusBody } from './isoModel';

@@ -1,5 +1,6 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
-import { accountPaths, type SigninAnswer } from '@paydesk/domain';
+import type { SigninAnswer } from '@paydesk/domain/contracts/account';
+import { accountPaths } from '@paydesk/domain/contracts/accountPaths';
 import { IconAt, IconLogin2 } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';

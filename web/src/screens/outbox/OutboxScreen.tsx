@@ -20,7 +20,6 @@ import { errorMessage, get } from '../../app/api';
 import { adminKeys } from '../../app/queryKeys';
 import { formatDateTime } from '../../components/format';
 import { ScreenLoader } from '../../components/Loading';
-import { RequirePermission } from '../../components/NoAccess';
 import { PageHeader } from '../../components/PageHeader';
 import { LinkifiedText } from './LinkifiedText';
 
@@ -178,9 +177,5 @@ function Outbox() {
 }
 
 export default function OutboxScreen() {
-  return (
-    <RequirePermission permission="read_outbox">
-      <Outbox />
-    </RequirePermission>
-  );
+  return <Outbox />;
 }

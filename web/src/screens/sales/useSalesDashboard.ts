@@ -19,7 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { get, post } from '../../app/api';
-import { salesKeys } from './keys';
+import { salesKeys } from '../../app/queryKeys';
 import {
   clampCntr,
   currentMonth,

@@ -6,7 +6,6 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../app/api';
 import { type Column, DataTable } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
-import { RequirePermission } from '../../components/NoAccess';
 import { PageHeader } from '../../components/PageHeader';
 import { EditUserModal } from './EditUserModal';
 import { useUsers } from './useUsers';
@@ -137,9 +136,5 @@ function UsersList() {
 }
 
 export default function UsersScreen() {
-  return (
-    <RequirePermission permission="manage_users">
-      <UsersList />
-    </RequirePermission>
-  );
+  return <UsersList />;
 }

@@ -29,11 +29,7 @@ export function useUpdateUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateUserBody) => post<UpdateUserAnswer>(adminPaths.updateUser, body),
-    // The audit log records the change too.
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminKeys.users() }),
-        queryClient.invalidateQueries({ queryKey: adminKeys.audit() }),
-      ]),
+    // The whole admin area: the audit log records the change too.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { adminKeys, financialKeys, reportKeys, salesKeys, uploadKeys } from './queryKeys';
+
+const body = { month: '2026-10' };
+const areas = {
+  sales: [salesKeys, [salesKeys.call('/api/x', body), salesKeys.isoTable(body), salesKeys.isoPreview(body)]],
+  financial: [
+    financialKeys,
+    [
+      financialKeys.options(),
+      financialKeys.average({ filters: {}, start: '2026-01', end: '2026-10' }),
+      financialKeys.data({ filters: {}, start: '2026-01' }),
+    ],
+  ],
+  admin: [
+    adminKeys,
+    [
+      adminKeys.users(),
+      adminKeys.isos(),
+      adminKeys.audit(),
+      adminKeys.auditTable(body),
+      adminKeys.auditPreview(body),
+      adminKeys.outbox(),
+    ],
+  ],
+  reports: [
+    reportKeys,
+    [
+      reportKeys.table('selfserve'),
+      reportKeys.page('selfserve', body),
+      reportKeys.preview('selfserve', body),
+    ],
+  ],
+  uploads: [
+    uploadKeys,
+    [uploadKeys.type('ach'), uploadKeys.rows('ach', null), uploadKeys.preview('ach', null)],
+  ],
+} as const;
+
+const startsWith = (key: readonly unknown[], prefix: readonly unknown[]) =>
+  prefix.every((part, i) => key[i] === part);
+
+describe('query key factories', () => {
+  it.each(Object.entries(areas))(
+    'every %s key lies under its area, so invalidating `all` reaches it',
+    (_, [factory, keys]) => {
+      for (const key of keys) expect(startsWith(key, factory.all), JSON.stringify(key)).toBe(true);
+    },
+  );
+
+  it('no key of one area lies under another area (an invalidation stays in its area)', () => {
+    for (const [name, [factory]] of Object.entries(areas)) {
+      for (const [other, [, keys]] of Object.entries(areas)) {
+        if (other === name) continue;
+        for (const key of keys)
+          expect(startsWith(key, factory.all), `${name} ⊃ ${JSON.stringify(key)}`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps different bodies apart and equal bodies together', () => {
+    expect(reportKeys.page('selfserve', body)).toEqual(reportKeys.page('selfserve', { month: '2026-10' }));
+    expect(reportKeys.page('selfserve', body)).not.toEqual(
+      reportKeys.page('selfserve', { month: '2026-09' }),
+    );
+    expect(reportKeys.page('selfserve', body)).not.toEqual(reportKeys.page('residualselfserve', body));
+  });
+});

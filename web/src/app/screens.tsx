@@ -1,0 +1,132 @@
+import type { Permission } from '@paydesk/domain/access';
+import {
+  IconBuildingBank,
+  IconCalculator,
+  IconChartBar,
+  IconChartPie,
+  IconCloudUpload,
+  IconFileSpreadsheet,
+  IconKey,
+  IconListDetails,
+  IconMail,
+  type IconProps,
+  IconReportMoney,
+  IconTrophy,
+  IconUserPlus,
+  IconUsers,
+} from '@tabler/icons-react';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+export interface ScreenMenu {
+  label: string;
+  icon: ComponentType<IconProps>;
+  /** Position in the side menu, smallest first. */
+  order: number;
+}
+
+/**
+ * One screen of the app. The router, the side menu and the permission guard are all derived from SCREENS, so a
+ * screen is added in one place. Each screen is its own chunk, loaded when it is first opened.
+ */
+export interface Screen {
+  path: string;
+  /** Public screens (sign-in, password reset) render without a session and without the shell. */
+  access: 'public' | 'protected';
+  /** Absent: every signed-in user may open it. Present: others see the NoAccess page and never load the screen. */
+  permission?: Permission;
+  /** Absent: reached by link or address only. */
+  menu?: ScreenMenu;
+  component: LazyExoticComponent<ComponentType>;
+}
+
+/** Spec document 1 §2 route table (the screens built so far). */
+export const SCREENS: readonly Screen[] = [
+  { path: '/login', access: 'public', component: lazy(() => import('../screens/login/LoginScreen')) },
+  { path: '/forgot', access: 'public', component: lazy(() => import('../screens/forgot/ForgotScreen')) },
+  { path: '/reset', access: 'public', component: lazy(() => import('../screens/reset/ResetScreen')) },
+  {
+    path: '/sales',
+    access: 'protected',
+    menu: { label: 'Sales', icon: IconChartBar, order: 10 },
+    component: lazy(() => import('../screens/sales/SalesScreen')),
+  },
+  {
+    path: '/financial',
+    access: 'protected',
+    menu: { label: 'Financial', icon: IconChartPie, order: 20 },
+    component: lazy(() => import('../screens/financial/FinancialScreen')),
+  },
+  {
+    path: '/salescalculator',
+    access: 'protected',
+    menu: { label: 'Sales Calculator', icon: IconCalculator, order: 30 },
+    component: lazy(() => import('../screens/salesCalculator/SalesCalculatorScreen')),
+  },
+  {
+    path: '/leaderboard',
+    access: 'protected',
+    menu: { label: 'Leaderboard', icon: IconTrophy, order: 50 },
+    component: lazy(() => import('../screens/leaderboard/LeaderboardScreen')),
+  },
+  {
+    path: '/isoperformance',
+    access: 'protected',
+    menu: { label: 'ISO Performance', icon: IconBuildingBank, order: 40 },
+    component: lazy(() => import('../screens/isoPerformance/IsoPerformanceScreen')),
+  },
+  {
+    path: '/selfserve',
+    access: 'protected',
+    menu: { label: 'Self Serve', icon: IconFileSpreadsheet, order: 60 },
+    component: lazy(() => import('../screens/selfServe/SelfServeScreen')),
+  },
+  {
+    path: '/residualselfserve',
+    access: 'protected',
+    menu: { label: 'Residual Self Serve', icon: IconReportMoney, order: 70 },
+    component: lazy(() => import('../screens/residualSelfServe/ResidualSelfServeScreen')),
+  },
+  {
+    path: '/uploadfiles',
+    access: 'protected',
+    permission: 'upload_data',
+    menu: { label: 'Upload Data', icon: IconCloudUpload, order: 80 },
+    component: lazy(() => import('../screens/uploadData/UploadDataScreen')),
+  },
+  {
+    path: '/changePassword',
+    access: 'protected',
+    menu: { label: 'Change Password', icon: IconKey, order: 90 },
+    component: lazy(() => import('../screens/changePassword/ChangePasswordScreen')),
+  },
+  {
+    path: '/register',
+    access: 'protected',
+    permission: 'manage_users',
+    menu: { label: 'Register', icon: IconUserPlus, order: 100 },
+    component: lazy(() => import('../screens/register/RegisterScreen')),
+  },
+  {
+    path: '/users',
+    access: 'protected',
+    permission: 'manage_users',
+    menu: { label: 'Users', icon: IconUsers, order: 110 },
+    component: lazy(() => import('../screens/users/UsersScreen')),
+  },
+  {
+    path: '/audit',
+    access: 'protected',
+    permission: 'manage_users',
+    menu: { label: 'Audit log', icon: IconListDetails, order: 120 },
+    component: lazy(() => import('../screens/audit/AuditScreen')),
+  },
+  {
+    path: '/outbox',
+    access: 'protected',
+    permission: 'read_outbox',
+    menu: { label: 'Outbox', icon: IconMail, order: 130 },
+    component: lazy(() => import('../screens/outbox/OutboxScreen')),
+  },
+  // Inside the protected layout: a signed-out visitor goes to /login, a signed-in one sees the 404 in the shell.
+  { path: '*', access: 'protected', component: lazy(() => import('../screens/notFound/NotFoundScreen')) },
+];
