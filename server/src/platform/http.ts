@@ -291,10 +291,10 @@ function registerRoute(
               if (!user)
                 throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
               if (spec.access !== 'session' && !hasPermission(user, spec.access)) throw forbidden();
-              if (user.isoId !== null && (spec.scope === 'staffOnly' || spec.scope === 'platform')) {
-                if (spec.scope === 'staffOnly' || spec.access !== 'session')
-                  throw forbidden('This is for internal staff only');
-              }
+              // Partner staff reach business data through their ISO's scope and their own account; nothing else.
+              const staffRoute =
+                spec.scope === 'staffOnly' || (spec.scope === 'platform' && spec.access !== 'session');
+              if (user.isoId !== null && staffRoute) throw forbidden('This is for internal staff only');
             }
             if (spec.scope === 'iso' && user) await scopeTransaction(trx, user.isoId);
             if (spec.scope === 'publicToken') await runAsPublicToken(trx);
