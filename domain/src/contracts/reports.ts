@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from '../endpoint';
+import { endpoint, FILE_ANSWER } from '../endpoint';
 import {
   type ColumnDef,
   DATE_BOUNDS_MESSAGE,
@@ -408,6 +408,34 @@ export const importAnswer = z.object({
   problems: z.array(importProblem).optional(),
 });
 export type ImportAnswer = z.output<typeof importAnswer>;
+
+/** Upload Data's calls of one upload type (spec document 2 §7). */
+export function uploadEndpoints(type: UploadType) {
+  const { label } = uploadTypes[type];
+  return {
+    import: endpoint({
+      method: 'POST',
+      path: uploadPath(type),
+      summary: `Imports ${label}: an .xlsx file as the request body, or its rows as JSON; replaces ${uploadTypes[type].replaces}`,
+      input: uploadJsonBody,
+      output: importAnswer,
+    }),
+    rows: endpoint({
+      method: 'POST',
+      path: uploadExportPath(type),
+      summary: `The ${label} rows of a month (Schedule A: all), keyed by the file layout's headers`,
+      input: uploadExportBody,
+      output: z.array(z.record(z.string(), z.unknown())),
+    }),
+    file: endpoint({
+      method: 'POST',
+      path: uploadExportFilePath(type),
+      summary: `The ${label} rows of a month as an .xlsx file in the upload layout`,
+      input: uploadExportBody,
+      output: FILE_ANSWER,
+    }),
+  };
+}
 
 /** At most this many problems are reported for a rejected file. */
 export const MAX_IMPORT_PROBLEMS = 100;
