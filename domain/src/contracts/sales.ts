@@ -323,18 +323,7 @@ export const salesEndpoints = {
   approvedMTD: postCntr(
     salesPaths.approvedMTD,
     "A month's approvals by profile, bank, and bank and profile",
-    z.tuple([
-      z
-        .object({
-          Approved: z.number(),
-          HighRisk: z.number(),
-          PayLo: z.number(),
-          Traditional: z.number(),
-          Unassigned: z.number(),
-        })
-        .catchall(z.number()),
-      bankProfileCounts,
-    ]),
+    z.tuple([monthCounts.omit({ Submitted: true, Closed: true }).catchall(z.number()), bankProfileCounts]),
   ),
   submittedMTD: postCntr(salesPaths.submittedMTD, "A month's submissions", list(submitted)),
   closedMTD: postCntr(salesPaths.closedMTD, "A month's merchant closures", list(closed)),

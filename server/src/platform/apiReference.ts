@@ -88,7 +88,7 @@ export function openApiDocument(catalog: readonly CatalogEntry[]) {
   };
 }
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
@@ -103,11 +103,11 @@ function page(catalog: readonly CatalogEntry[]): string {
       ];
       const body = operation?.requestBody ?? operation?.parameters;
       const answer = (operation?.responses as Record<string, unknown>)?.[200];
-      const json = (value: unknown) => `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`;
-      return `<section id="${escape(`${entry.method}-${entry.url}`)}">
-  <h2><span class="m ${entry.method}">${entry.method}</span> <code>${escape(entry.url)}</code></h2>
-  <p>${escape(String(operation?.summary ?? ''))}</p>
-  <p class="meta">${escape(String(operation?.description ?? ''))}</p>
+      const json = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
+      return `<section id="${escapeHtml(`${entry.method}-${entry.url}`)}">
+  <h2><span class="m ${entry.method}">${entry.method}</span> <code>${escapeHtml(entry.url)}</code></h2>
+  <p>${escapeHtml(String(operation?.summary ?? ''))}</p>
+  <p class="meta">${escapeHtml(String(operation?.description ?? ''))}</p>
   ${body ? `<details><summary>Input</summary>${json(body)}</details>` : '<p class="meta">Takes no input.</p>'}
   <details><summary>Answer</summary>${json(answer)}</details>
 </section>`;
@@ -116,7 +116,7 @@ function page(catalog: readonly CatalogEntry[]): string {
   const toc = catalog
     .map(
       (e) =>
-        `<li><a href="#${escape(`${e.method}-${e.url}`)}"><span class="m ${e.method}">${e.method}</span> ${escape(e.url)}</a></li>`,
+        `<li><a href="#${escapeHtml(`${e.method}-${e.url}`)}"><span class="m ${e.method}">${e.method}</span> ${escapeHtml(e.url)}</a></li>`,
     )
     .join('');
   return `<!doctype html>

@@ -1,4 +1,5 @@
 import {
+  type Bank,
   type cntrBody,
   type dtBody,
   type Endpoint,
@@ -86,7 +87,10 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
     salesEndpoints.approvedMTD,
     async (db, month): Promise<ResultOf<typeof salesEndpoints.approvedMTD>> => {
       const b = await approvalsBreakdown(db, month);
-      return [{ Approved: b.approved, ...b.byProfile, ...b.byBank }, b.byBankProfile];
+      return [
+        { Approved: b.approved, ...b.byProfile, ...(b.byBank as Record<Bank, number>) },
+        b.byBankProfile,
+      ];
     },
   );
   withCntr(salesEndpoints.submittedMTD, (db, month) => list(countSubmitted(db, month)));

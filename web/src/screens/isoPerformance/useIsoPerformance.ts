@@ -1,6 +1,6 @@
 import {
   EXPORT_PREVIEW_ROWS,
-  type IsoPartnerStatusRow,
+  isoEndpoints,
   isoPartnersTable,
   monthStart,
   SALES_FIRST_MONTH,
@@ -34,11 +34,7 @@ export function useIsoPerformance(def: TableDef) {
     placeholderData: keepPreviousData,
   });
 
-  const statuses = useSalesCall<IsoPartnerStatusRow[]>(
-    salesPaths.isoPartnersStatus,
-    statusBody(month, todayIso()),
-    { live: false },
-  );
+  const statuses = useSalesCall(isoEndpoints.partnersStatus, statusBody(month, todayIso()), { live: false });
 
   const previewBody = {
     ...body,
