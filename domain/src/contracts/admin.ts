@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CAPABILITIES, DEPARTMENTS } from '../access';
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from '../audit';
 import { endpoint } from '../endpoint';
-import type { TableDef } from '../table';
+import { type TableDef, tableEndpoints } from '../table';
 import { rowId } from './common';
 
 /** Administration calls added by PayDesk (users, audit log, outbox, ISO list). */
@@ -147,6 +147,11 @@ export const adminEndpoints = {
     summary: 'The latest e-mails PayDesk sent',
     output: z.array(outboxRow),
   }),
+  auditTable: tableEndpoints(
+    'Audit log',
+    { query: adminPaths.auditQuery, export: adminPaths.auditExport },
+    {},
+  ),
   isos: endpoint({
     method: 'GET',
     path: adminPaths.isos,

@@ -7,6 +7,7 @@ import {
   inDateBounds,
   sortState,
   type TableDef,
+  tableEndpoints,
   tableExportBody,
   tablePageBody,
 } from '../table';
@@ -506,6 +507,16 @@ function monthReportEndpoints(name: string, paths: { legacy: string; search: str
 
 /** Self Serve and Residual Self Serve (spec document 2 §7); their table calls are the table toolkit's. */
 export const reportEndpoints = {
+  selfServeTable: tableEndpoints(
+    'Self Serve',
+    { query: reportPaths.selfServeQuery, export: reportPaths.selfServeExport },
+    monthTableExtra,
+  ),
+  residualTable: tableEndpoints(
+    'Residual Self Serve',
+    { query: reportPaths.residualQuery, export: reportPaths.residualExport },
+    monthTableExtra,
+  ),
   selfServe: monthReportEndpoints('Self Serve', {
     legacy: reportPaths.selfServe,
     search: reportPaths.searchSelfServe,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
-import { isoDate, type TableDef } from '../table';
+import { isoDate, type TableDef, tableEndpoints } from '../table';
 
 /** Spec document 1 §2 Sales dashboard, §3, §7 Sales calls; document 2 §2.2 leaderboard; document 3 §2.6 ISO partners. */
 
@@ -400,3 +400,10 @@ export const isoEndpoints = {
     output: list(isoPartnerStatusRow),
   }),
 };
+
+/** The ISO performance table's calls. */
+export const isoPartnersTableEndpoints = tableEndpoints(
+  'ISO performance',
+  { query: salesPaths.isoPartnersQuery, export: salesPaths.isoPartnersExport },
+  isoPartnersTableExtra,
+);

@@ -1,4 +1,4 @@
-import { adminEndpoints, adminPaths, partnerStaffProblem, type UserRow } from '@paydesk/domain';
+import { adminEndpoints, partnerStaffProblem, type UserRow } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
@@ -82,9 +82,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
   tableRoutes(app, deps, {
     access: 'manage_users',
     scope: 'staffOnly',
-    queryPath: adminPaths.auditQuery,
-    exportPath: adminPaths.auditExport,
-    extra: {},
+    endpoints: adminEndpoints.auditTable,
     source: () => auditSource,
     file: () => ({ name: `Audit-log-${new Date().toISOString().slice(0, 10)}.xlsx`, sheet: 'Audit log' }),
   });

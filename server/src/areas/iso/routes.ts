@@ -1,4 +1,4 @@
-import { isoEndpoints, isoPartnersTableExtra, monthLabel, salesPaths } from '@paydesk/domain';
+import { isoEndpoints, isoPartnersTableEndpoints, monthLabel } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { type Deps, route } from '../../platform/http';
 import { tableRoutes } from '../../platform/tableRoutes';
@@ -23,9 +23,7 @@ export function isoRoutes(app: FastifyInstance, deps: Deps) {
   tableRoutes(app, deps, {
     access: 'session',
     scope: 'iso',
-    queryPath: salesPaths.isoPartnersQuery,
-    exportPath: salesPaths.isoPartnersExport,
-    extra: isoPartnersTableExtra,
+    endpoints: isoPartnersTableEndpoints,
     source: ({ month }) => partnersSource(rangesForMonth(month)),
     file: ({ month }) => ({ name: `ISO-Performance-${month.slice(0, 7)}.xlsx`, sheet: monthLabel(month) }),
   });

@@ -2,9 +2,7 @@ import {
   monthImportQuery,
   monthLabel,
   monthStart,
-  monthTableExtra,
   reportEndpoints,
-  reportPaths,
   residualImportColumns,
   selfServeImportColumns,
   type TableDef,
@@ -35,7 +33,7 @@ interface MonthReport<Id extends string> {
   checkMonth: (dt: string) => string;
   defaultMonth: () => string;
   endpoints: (typeof reportEndpoints)['selfServe'];
-  paths: { query: string; export: string };
+  tableEndpoints: (typeof reportEndpoints)['selfServeTable'];
   importColumns: readonly UploadColumn[];
   applyImport: (db: Db, month: string) => Promise<void>;
 }
@@ -47,7 +45,7 @@ const selfServe: MonthReport<string> = {
   checkMonth: selfServeMonth,
   defaultMonth: () => monthStart(new Date()),
   endpoints: reportEndpoints.selfServe,
-  paths: { query: reportPaths.selfServeQuery, export: reportPaths.selfServeExport },
+  tableEndpoints: reportEndpoints.selfServeTable,
   importColumns: selfServeImportColumns,
   applyImport: applySelfServeImport,
 };
@@ -59,7 +57,7 @@ const residual: MonthReport<string> = {
   checkMonth: residualMonth,
   defaultMonth: latestResidualMonth,
   endpoints: reportEndpoints.residual,
-  paths: { query: reportPaths.residualQuery, export: reportPaths.residualExport },
+  tableEndpoints: reportEndpoints.residualTable,
   importColumns: residualImportColumns,
   // The file names its months and processors; the month on screen is only where the user was.
   applyImport: (db) => applyResidualImport(db, 'file'),
@@ -112,9 +110,7 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
     tableRoutes(app, deps, {
       access: 'session',
       scope: 'iso',
-      queryPath: report.paths.query,
-      exportPath: report.paths.export,
-      extra: monthTableExtra,
+      endpoints: report.tableEndpoints,
       source: () => report.source,
       base: ({ dt }) => inMonth(dt),
       file: ({ dt }) => ({ name: `${report.name}-${dt.slice(0, 7)}.xlsx`, sheet: monthLabel(dt) }),

@@ -2,15 +2,15 @@ import {
   EXPORT_PREVIEW_ROWS,
   isoEndpoints,
   isoPartnersTable,
+  isoPartnersTableEndpoints,
   monthStart,
   SALES_FIRST_MONTH,
   salesPaths,
   type TableDef,
-  type TablePage,
 } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { errorMessage, post } from '../../app/api';
-import { type Row, toTableQuery, useTableState } from '../../components/DataTable';
+import { call, errorMessage } from '../../app/api';
+import { toTableQuery, useTableState } from '../../components/DataTable';
 import type { ExportPreview } from '../../components/ExportModal';
 import { useMonthParam } from '../../components/MonthSelect';
 import { salesKeys } from '../sales/keys';
@@ -30,7 +30,7 @@ export function useIsoPerformance(def: TableDef) {
   const body = { month, ...toTableQuery(state) };
   const page = useQuery({
     queryKey: salesKeys.isoTable(body),
-    queryFn: () => post<TablePage<Row>>(salesPaths.isoPartnersQuery, body),
+    queryFn: () => call(isoPartnersTableEndpoints.query, body),
     placeholderData: keepPreviousData,
   });
 
@@ -42,7 +42,7 @@ export function useIsoPerformance(def: TableDef) {
     pageSize: Math.min(...isoPartnersTable.pageSizes.filter((s) => s >= EXPORT_PREVIEW_ROWS)),
   };
   const loadPreview = async (): Promise<ExportPreview> => {
-    const answer = await post<TablePage<Row>>(salesPaths.isoPartnersQuery, previewBody);
+    const answer = await call(isoPartnersTableEndpoints.query, previewBody);
     return { rows: answer.rows, total: answer.total };
   };
 
