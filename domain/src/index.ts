@@ -12,6 +12,7 @@ export * from './contracts/reports';
 export * from './contracts/sales';
 export * from './contracts/savedReportFilters';
 export * from './endpoint';
+export * from './endpointRef';
 export * from './money';
 export * from './months';
 export * from './password';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint, FILE_ANSWER } from './endpoint';
 
 /**
  * The table toolkit's contract: every table in the product is described by column definitions and asked
@@ -139,6 +140,42 @@ export interface TablePage<Row> {
    */
   totals: Record<string, string>;
 }
+
+/** A page answer of any toolkit table: rows keyed by column id. */
+export const tablePageAnswer = z.object({
+  rows: z.array(z.record(z.string(), z.unknown())),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  totals: z.record(z.string(), z.string()),
+});
+
+/** A toolkit table's two calls: a page of rows, and the .xlsx of every filtered row in the visible columns. */
+export function tableEndpoints<E extends z.ZodRawShape>(
+  title: string,
+  paths: { query: string; export: string },
+  extra: E,
+) {
+  return {
+    /** The table's own fields, which both calls take. */
+    extra,
+    query: endpoint({
+      method: 'POST',
+      path: paths.query,
+      summary: `${title}: a page of rows, filtered, sorted and searched, with the totals of every filtered row`,
+      input: tablePageBody(extra),
+      output: tablePageAnswer,
+    }),
+    export: endpoint({
+      method: 'POST',
+      path: paths.export,
+      summary: `${title}: every filtered row in the visible columns, as an .xlsx file`,
+      input: tableExportBody(extra),
+      output: FILE_ANSWER,
+    }),
+  };
+}
+export type TableEndpoints<E extends z.ZodRawShape> = ReturnType<typeof tableEndpoints<E>>;
 
 /** Rows of a preview before an export. */
 export const EXPORT_PREVIEW_ROWS = 10;

@@ -1,3 +1,6 @@
+import { endpointRef } from '../endpointRef';
+import type { accountEndpoints } from './account';
+
 /*
  * Kept apart from the account schemas so the sign-in page can name these paths without loading zod.
  */
@@ -16,3 +19,10 @@ export const accountPaths = {
   register: '/api/app/account/register',
   registerLegacy: '/api/register',
 } as const;
+
+/** The account calls the signed-out pages make, as references (see endpointRef.ts): typed, without zod. */
+export const accountRefs = {
+  signin: endpointRef<typeof accountEndpoints.signin>('POST', accountPaths.signin),
+  session: endpointRef<typeof accountEndpoints.session>('POST', accountPaths.session),
+  signout: endpointRef<typeof accountEndpoints.signout>('POST', accountPaths.signout),
+};

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { CAPABILITIES, type Capability, DEPARTMENTS, type Department } from '../access';
+import { CAPABILITIES, DEPARTMENTS } from '../access';
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from '../audit';
-import type { TableDef } from '../table';
+import { endpoint } from '../endpoint';
+import { type TableDef, tableEndpoints } from '../table';
 import { rowId } from './common';
 
 /** Administration calls added by PayDesk (users, audit log, outbox, ISO list). */
@@ -15,25 +16,27 @@ export const adminPaths = {
   isos: '/api/app/isos',
 } as const;
 
-export interface UserRow {
-  id: number;
-  email: string;
-  department: Department;
-  capabilities: Capability[];
-  active: boolean;
-  locked: boolean;
-  lockedUntil: string | null;
-  isoId: number | null;
-  isoName: string | null;
-  lastSigninAt: string | null;
-  createdAt: string;
-}
+export const userRow = z.object({
+  id: z.number(),
+  email: z.string(),
+  department: z.enum(DEPARTMENTS),
+  capabilities: z.array(z.enum(CAPABILITIES)),
+  active: z.boolean(),
+  locked: z.boolean(),
+  lockedUntil: z.string().nullable(),
+  isoId: z.number().nullable(),
+  isoName: z.string().nullable(),
+  lastSigninAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type UserRow = z.output<typeof userRow>;
 
-export interface UpdateUserAnswer {
-  success: true;
-  message: string;
-  user: UserRow;
-}
+export const updateUserAnswer = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user: userRow,
+});
+export type UpdateUserAnswer = z.output<typeof updateUserAnswer>;
 
 export const updateUserBody = z.strictObject({
   id: rowId,
@@ -79,28 +82,35 @@ export const auditQuery = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-export interface AuditRow {
-  id: number;
-  at: string;
-  actorEmail: string | null;
-  action: string;
-  subject: string | null;
-  ip: string | null;
-  details: Record<string, unknown>;
-}
+export const auditRow = z.object({
+  id: z.number(),
+  at: z.string(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  subject: z.string().nullable(),
+  ip: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditRow = z.output<typeof auditRow>;
 
-export interface OutboxRow {
-  id: number;
-  createdAt: string;
-  to: string;
-  subject: string;
-  text: string;
-}
+export const auditPageAnswer = z.object({
+  rows: z.array(auditRow),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
 
-export interface IsoOption {
-  id: number;
-  name: string;
-}
+export const outboxRow = z.object({
+  id: z.number(),
+  createdAt: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+});
+export type OutboxRow = z.output<typeof outboxRow>;
+
+export const isoOption = z.object({ id: z.number(), name: z.string() });
+export type IsoOption = z.output<typeof isoOption>;
 
 export interface Page<T> {
   rows: T[];
@@ -108,3 +118,44 @@ export interface Page<T> {
   page: number;
   pageSize: number;
 }
+
+/** The administration calls (the audit log's table calls are the table toolkit's). */
+export const adminEndpoints = {
+  users: endpoint({
+    method: 'GET',
+    path: adminPaths.users,
+    summary: 'Every user with department, capabilities, lock state and ISO',
+    output: z.array(userRow),
+  }),
+  updateUser: endpoint({
+    method: 'POST',
+    path: adminPaths.updateUser,
+    summary: "Changes a user's department, capabilities, ISO and active state, or clears a lockout",
+    input: updateUserBody,
+    output: updateUserAnswer,
+  }),
+  audit: endpoint({
+    method: 'GET',
+    path: adminPaths.audit,
+    summary: 'A page of the audit log, newest first',
+    input: auditQuery,
+    output: auditPageAnswer,
+  }),
+  outbox: endpoint({
+    method: 'GET',
+    path: adminPaths.outbox,
+    summary: 'The latest e-mails PayDesk sent',
+    output: z.array(outboxRow),
+  }),
+  auditTable: tableEndpoints(
+    'Audit log',
+    { query: adminPaths.auditQuery, export: adminPaths.auditExport },
+    {},
+  ),
+  isos: endpoint({
+    method: 'GET',
+    path: adminPaths.isos,
+    summary: 'The ISOs (partners) visible to the caller',
+    output: z.array(isoOption),
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint, FILE_ANSWER } from '../endpoint';
 import {
   type ColumnDef,
   DATE_BOUNDS_MESSAGE,
@@ -6,6 +7,7 @@ import {
   inDateBounds,
   sortState,
   type TableDef,
+  tableEndpoints,
   tableExportBody,
   tablePageBody,
 } from '../table';
@@ -251,14 +253,49 @@ export const savedFilters = z.strictObject({
 export type SavedFilters = z.infer<typeof savedFilters>;
 export const savedColumns = z.array(z.string().min(1).max(64)).max(100);
 
-export interface SavedReportName {
-  reportName: string;
-}
-export interface SavedReport {
-  reportName: string;
-  filters: string;
-  columns: string;
-}
+export const savedReportName = z.object({ reportName: z.string() });
+export type SavedReportName = z.output<typeof savedReportName>;
+export const savedReport = z.object({
+  reportName: z.string(),
+  /** JSON text of the filters, sort and search (SavedFilters). */
+  filters: z.string(),
+  /** JSON text of the visible column ids. */
+  columns: z.string(),
+});
+export type SavedReport = z.output<typeof savedReport>;
+export const savedReportChange = z.object({ success: z.boolean(), reportName: z.string() });
+
+/** Saved reports (spec document 2 §3, §7), the signed-in user's own. */
+export const savedReportEndpoints = {
+  getAllReports: endpoint({
+    method: 'POST',
+    path: reportPaths.getAllReports,
+    summary: "The names of the signed-in user's saved reports of a table",
+    input: getAllReportsBody,
+    output: z.array(savedReportName),
+  }),
+  getReport: endpoint({
+    method: 'POST',
+    path: reportPaths.getReport,
+    summary: 'One saved report: its filters and visible columns as JSON text',
+    input: getReportBody,
+    output: savedReport,
+  }),
+  saveReport: endpoint({
+    method: 'POST',
+    path: reportPaths.saveReport,
+    summary: 'Saves (or replaces) a named report of filters and visible columns',
+    input: saveReportBody,
+    output: savedReportChange,
+  }),
+  deleteReport: endpoint({
+    method: 'POST',
+    path: reportPaths.deleteReport,
+    summary: 'Deletes a saved report',
+    input: deleteReportBody,
+    output: savedReportChange,
+  }),
+};
 
 // ---------------------------------------------------------------- Upload Data
 
@@ -357,18 +394,48 @@ export const uploadJsonBody = z.strictObject({
 
 export const uploadExportBody = z.strictObject({ month: month.optional() });
 
-export interface ImportProblem {
+export const importProblem = z.object({
   /** Row number in the sheet (the header is row 1). */
-  row: number;
-  column?: string;
-  message: string;
-}
+  row: z.number(),
+  column: z.string().optional(),
+  message: z.string(),
+});
+export type ImportProblem = z.output<typeof importProblem>;
 
-export interface ImportAnswer {
-  success: boolean;
-  message: string;
-  rows?: number;
-  problems?: ImportProblem[];
+export const importAnswer = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  rows: z.number().optional(),
+  problems: z.array(importProblem).optional(),
+});
+export type ImportAnswer = z.output<typeof importAnswer>;
+
+/** Upload Data's calls of one upload type (spec document 2 §7). */
+export function uploadEndpoints(type: UploadType) {
+  const { label } = uploadTypes[type];
+  return {
+    import: endpoint({
+      method: 'POST',
+      path: uploadPath(type),
+      summary: `Imports ${label}: an .xlsx file as the request body, or its rows as JSON; replaces ${uploadTypes[type].replaces}`,
+      input: uploadJsonBody,
+      output: importAnswer,
+    }),
+    rows: endpoint({
+      method: 'POST',
+      path: uploadExportPath(type),
+      summary: `The ${label} rows of a month (Schedule A: all), keyed by the file layout's headers`,
+      input: uploadExportBody,
+      output: z.array(z.record(z.string(), z.unknown())),
+    }),
+    file: endpoint({
+      method: 'POST',
+      path: uploadExportFilePath(type),
+      summary: `The ${label} rows of a month as an .xlsx file in the upload layout`,
+      input: uploadExportBody,
+      output: FILE_ANSWER,
+    }),
+  };
 }
 
 /** At most this many problems are reported for a rejected file. */
@@ -409,3 +476,55 @@ export const residualImportColumns: readonly UploadColumn[] = withLabels(residua
 ]);
 
 export const monthImportQuery = z.strictObject({ dt: month });
+
+/** A report row keyed by column id: money as exact decimal strings, counts as numbers, dates as YYYY-MM-DD. */
+const reportRow = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
+
+function monthReportEndpoints(name: string, paths: { legacy: string; search: string; import: string }) {
+  return {
+    month: endpoint({
+      method: 'POST',
+      path: paths.legacy,
+      summary: `${name}: every row of a month`,
+      input: monthBody,
+      output: z.array(reportRow),
+    }),
+    search: endpoint({
+      method: 'POST',
+      path: paths.search,
+      summary: `${name}: the rows of a month matching a search text (at most 1000)`,
+      input: searchBody,
+      output: z.array(reportRow),
+    }),
+    import: endpoint({
+      method: 'POST',
+      path: paths.import,
+      summary: `${name}: imports an .xlsx file sent as the request body (query: dt, the month on screen)`,
+      output: importAnswer,
+    }),
+  };
+}
+
+/** Self Serve and Residual Self Serve (spec document 2 §7); their table calls are the table toolkit's. */
+export const reportEndpoints = {
+  selfServeTable: tableEndpoints(
+    'Self Serve',
+    { query: reportPaths.selfServeQuery, export: reportPaths.selfServeExport },
+    monthTableExtra,
+  ),
+  residualTable: tableEndpoints(
+    'Residual Self Serve',
+    { query: reportPaths.residualQuery, export: reportPaths.residualExport },
+    monthTableExtra,
+  ),
+  selfServe: monthReportEndpoints('Self Serve', {
+    legacy: reportPaths.selfServe,
+    search: reportPaths.searchSelfServe,
+    import: reportPaths.selfServeImport,
+  }),
+  residual: monthReportEndpoints('Residual Self Serve', {
+    legacy: reportPaths.residual,
+    search: reportPaths.searchResidual,
+    import: reportPaths.residualImport,
+  }),
+};

@@ -1,4 +1,4 @@
-import { type TablePage, tableExportBody, tablePageBody } from '@paydesk/domain';
+import type { TableEndpoints } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import type { RawBuilder } from 'kysely';
 import type { z } from 'zod';
@@ -18,37 +18,29 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     access: Access;
     /** Whose data the table shows; see Scope in http.ts. */
     scope: Scope;
-    queryPath: string;
-    exportPath: string;
-    extra: E;
+    endpoints: { extra: E } & NoInfer<TableEndpoints<E>>;
     source: (extra: z.output<z.ZodObject<E>>) => TableSource<Id>;
     base?: (extra: z.output<z.ZodObject<E>>) => RawBuilder<unknown>[];
     file: (extra: z.output<z.ZodObject<E>>) => { name: string; sheet: string };
   },
 ) {
-  const queryBody = tablePageBody(table.extra);
-  const exportBody = tableExportBody(table.extra);
   type Extra = z.output<z.ZodObject<E>>;
 
   route(app, deps, {
-    method: 'POST',
-    url: table.queryPath,
+    endpoint: table.endpoints.query,
     access: table.access,
     scope: table.scope,
-    input: queryBody,
-    handler: ({ input, db }): Promise<TablePage<unknown>> => {
+    handler: ({ input, db }) => {
       const extra = input as unknown as Extra;
       const req = input as unknown as TableRequest & { page: number; pageSize?: number };
-      return queryPage(db, table.source(extra), req, table.base?.(extra));
+      return queryPage<Id, Record<string, unknown>>(db, table.source(extra), req, table.base?.(extra));
     },
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: table.exportPath,
+    endpoint: table.endpoints.export,
     access: table.access,
     scope: table.scope,
-    input: exportBody,
     handler: async ({ input, db, reply, afterCommit }) => {
       const extra = input as unknown as Extra;
       const req = input as unknown as TableRequest & { columns: string[] };

@@ -1,4 +1,6 @@
 import { accountPaths } from '@paydesk/domain/contracts/accountPaths';
+import type { AnswerOf, Endpoint, InputOf } from '@paydesk/domain/endpoint';
+import type { EndpointRef } from '@paydesk/domain/endpointRef';
 
 /** A failed call: the HTTP status (0 when the request never got an answer) and a message fit to show. */
 export class ApiError extends Error {
@@ -45,7 +47,7 @@ function messageOf(body: unknown): string | null {
   return null;
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -87,11 +89,37 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 }
 
 export function get<T>(path: string): Promise<T> {
-  return call<T>('GET', path);
+  return request<T>('GET', path);
 }
 
 export function post<T>(path: string, body: unknown = {}): Promise<T> {
-  return call<T>('POST', path, body);
+  return request<T>('POST', path, body);
+}
+
+/** A GET call's input as a query string: a list repeats its key; an absent value is left out. */
+function queryString(input: unknown): string {
+  if (!input || typeof input !== 'object') return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(input)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null) params.append(key, String(item));
+    }
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * Calls an endpoint declared in domain/: the input and the answer are typed by its schemas, so a field renamed
+ * on the server fails to compile here.
+ */
+export function call<E extends Endpoint>(
+  endpoint: E | EndpointRef<E>,
+  ...[input]: undefined extends InputOf<E> ? [input?: InputOf<E>] : [input: InputOf<E>]
+): Promise<AnswerOf<E>> {
+  return endpoint.method === 'GET'
+    ? get<AnswerOf<E>>(`${endpoint.path}${queryString(input)}`)
+    : post<AnswerOf<E>>(endpoint.path, input ?? {});
 }
 
 /** The message to show for a failed call; `fallback` when the server did not explain. */

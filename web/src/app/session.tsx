@@ -1,9 +1,9 @@
-import type { SessionProbeAnswer, SessionUser } from '@paydesk/domain/contracts/account';
-import { accountPaths } from '@paydesk/domain/contracts/accountPaths';
+import type { SessionUser } from '@paydesk/domain/contracts/account';
+import { accountRefs } from '@paydesk/domain/contracts/accountPaths';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { post, setSessionEndedHandler } from './api';
+import { call, setSessionEndedHandler } from './api';
 
 /** What the login page may show when the app sent the user there (idle sign-out, changed password). */
 export interface LoginNotice {
@@ -44,7 +44,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // The probe answers 200 with or without a session, so a signed-out load logs no failed request.
   const validate = useCallback(async () => {
     try {
-      const answer = await post<SessionProbeAnswer>(accountPaths.session, {});
+      const answer = await call(accountRefs.session);
       const confirmed = answer.signedIn ? answer.user : null;
       setUser(confirmed);
       return confirmed;
@@ -57,7 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(
     async (notice?: string) => {
       try {
-        await post(accountPaths.signout, {});
+        await call(accountRefs.signout);
       } catch {
         // The server clears its cookies when it can; leaving the app must not depend on it.
       }

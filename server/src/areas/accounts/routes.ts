@@ -1,20 +1,10 @@
 import {
-  accountPaths,
-  changePasswordBody,
-  checkResetPasswordBody,
+  accountEndpoints,
   FORGOT_PASSWORD_MESSAGE,
-  forgotPasswordBody,
   LOCKOUT_MS,
-  type MessageAnswer,
   passwordProblem,
   RESET_LINK_TTL_MS,
-  registerBody,
-  resetPasswordBody,
   SESSION_COOKIE,
-  type SessionProbeAnswer,
-  type SigninAnswer,
-  signinBody,
-  type ValidateAnswer,
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
@@ -48,15 +38,13 @@ const INVALID_RESET_LINK = 'The reset link is not valid or has expired';
 /** Spec document 1 §7 "Account" and document 2 §7 "Register". */
 export function accountRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.signin,
+    endpoint: accountEndpoints.signin,
     access: 'public',
     scope: 'platform',
-    input: signinBody,
-    handler: async ({ input, db, req, reply }): Promise<SigninAnswer> => {
-      const refuse = (status: number, message: string): SigninAnswer => {
+    handler: async ({ input, db, req, reply }) => {
+      const refuse = (status: number, message: string) => {
         reply.code(status);
-        return { success: false, token: '', department: '', message };
+        return { success: false, token: '', department: '' as const, message };
       };
       const throttled = await clientThrottle(db, req.ip);
       if (throttled !== null) {
@@ -119,33 +107,30 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.validateUser,
+    endpoint: accountEndpoints.validateUser,
     access: 'session',
     scope: 'platform',
-    handler: async ({ user }): Promise<ValidateAnswer> => ({ success: true, user: toSessionUser(user) }),
+    handler: async ({ user }) => ({ success: true as const, user: toSessionUser(user) }),
   });
 
   // The web app's session check. validateUser answers 401 without a session, which a browser logs as an
   // error on every signed-out page load; this answers 200 either way and, like validateUser, slides a
   // valid session.
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.session,
+    endpoint: accountEndpoints.session,
     access: 'public',
     scope: 'platform',
-    handler: async ({ db, req, reply }): Promise<SessionProbeAnswer> => {
+    handler: async ({ db, req, reply }) => {
       const user = await sessionUser(db, req, reply);
-      return user ? { signedIn: true, user: toSessionUser(user) } : { signedIn: false };
+      return user ? { signedIn: true as const, user: toSessionUser(user) } : { signedIn: false as const };
     },
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.signout,
+    endpoint: accountEndpoints.signout,
     access: 'public',
     scope: 'platform',
-    handler: async ({ db, req, reply }): Promise<MessageAnswer> => {
+    handler: async ({ db, req, reply }) => {
       const token = req.cookies[SESSION_COOKIE];
       if (token) {
         const session = await db
@@ -170,12 +155,10 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.changePassword,
+    endpoint: accountEndpoints.changePassword,
     access: 'session',
     scope: 'platform',
-    input: changePasswordBody,
-    handler: async ({ input, user, db, req, reply }): Promise<MessageAnswer> => {
+    handler: async ({ input, user, db, req, reply }) => {
       if (input.email !== user.email) throw forbidden('You can only change your own password');
       const record = await findUserByEmail(db, user.email);
       if (!record) throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
@@ -196,12 +179,10 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.forgotPassword,
+    endpoint: accountEndpoints.forgotPassword,
     access: 'public',
     scope: 'platform',
-    input: forgotPasswordBody,
-    handler: async ({ input, db, req }): Promise<MessageAnswer> => {
+    handler: async ({ input, db, req }) => {
       const user = await findUserByEmail(db, input.email);
       if (user?.active) {
         const code = randomToken();
@@ -264,24 +245,20 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   }
 
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.checkResetPassword,
+    endpoint: accountEndpoints.checkResetPassword,
     access: 'public',
     scope: 'platform',
-    input: checkResetPasswordBody,
-    handler: async ({ input, db }): Promise<MessageAnswer> => {
+    handler: async ({ input, db }) => {
       if (!(await liveReset(db, input.code))) throw badRequest(INVALID_RESET_LINK);
       return { success: true, message: 'The reset link is valid' };
     },
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: accountPaths.resetPassword,
+    endpoint: accountEndpoints.resetPassword,
     access: 'public',
     scope: 'platform',
-    input: resetPasswordBody,
-    handler: async ({ input, db, req }): Promise<MessageAnswer> => {
+    handler: async ({ input, db, req }) => {
       const reset = await liveReset(db, input.code);
       if (!reset) throw badRequest(INVALID_RESET_LINK);
       await replacePassword(db, reset.id, input.password);
@@ -301,30 +278,29 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  route(app, deps, {
-    method: 'POST',
-    url: [accountPaths.register, accountPaths.registerLegacy],
-    access: 'manage_users',
-    scope: 'staffOnly',
-    input: registerBody,
-    handler: async ({ input, user, db, req }): Promise<MessageAnswer> => {
-      const problem = passwordProblem(input.password);
-      if (problem) throw badRequest(problem);
-      if (await findUserByEmail(db, input.email))
-        throw new AppError('conflict', 'A user with this email already exists');
-      await createUser(db, {
-        email: input.email,
-        department: input.department,
-        passwordHash: await hashPassword(input.password),
-      });
-      await audit(db, {
-        actor: { id: user.id, email: user.email },
-        action: 'user.register',
-        subject: input.email,
-        ip: req.ip,
-        details: { department: input.department },
-      });
-      return { success: true, message: `User ${input.email} registered` };
-    },
-  });
+  for (const register of [accountEndpoints.register, accountEndpoints.registerLegacy])
+    route(app, deps, {
+      endpoint: register,
+      access: 'manage_users',
+      scope: 'staffOnly',
+      handler: async ({ input, user, db, req }) => {
+        const problem = passwordProblem(input.password);
+        if (problem) throw badRequest(problem);
+        if (await findUserByEmail(db, input.email))
+          throw new AppError('conflict', 'A user with this email already exists');
+        await createUser(db, {
+          email: input.email,
+          department: input.department,
+          passwordHash: await hashPassword(input.password),
+        });
+        await audit(db, {
+          actor: { id: user.id, email: user.email },
+          action: 'user.register',
+          subject: input.email,
+          ip: req.ip,
+          details: { department: input.department },
+        });
+        return { success: true, message: `User ${input.email} registered` };
+      },
+    });
 }

@@ -1,10 +1,4 @@
-import {
-  adminPaths,
-  auditQuery,
-  partnerStaffProblem,
-  type UpdateUserAnswer,
-  updateUserBody,
-} from '@paydesk/domain';
+import { adminEndpoints, partnerStaffProblem, type UserRow } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
@@ -16,20 +10,17 @@ import { auditPage, auditSource, countActiveAdmins, isoOptions, latestOutbox, li
 /** Administration added by PayDesk: users and their permissions, the audit log, the outbox, the ISO list. */
 export function adminRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
-    method: 'GET',
-    url: adminPaths.users,
+    endpoint: adminEndpoints.users,
     access: 'manage_users',
     scope: 'staffOnly',
     handler: ({ db }) => listUsers(db),
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: adminPaths.updateUser,
+    endpoint: adminEndpoints.updateUser,
     access: 'manage_users',
     scope: 'staffOnly',
-    input: updateUserBody,
-    handler: async ({ input, user, db, req }): Promise<UpdateUserAnswer> => {
+    handler: async ({ input, user, db, req }) => {
       const [before] = await listUsers(db, input.id);
       if (!before) throw notFound('No such user');
       if (input.id === user.id && (input.department !== 'admin' || !input.active)) {
@@ -77,40 +68,34 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
         ip: req.ip,
         details: changes(before, after),
       });
-      return { success: true, message: `Saved ${after.email}`, user: after };
+      return { success: true as const, message: `Saved ${after.email}`, user: after };
     },
   });
 
   route(app, deps, {
-    method: 'GET',
-    url: adminPaths.audit,
+    endpoint: adminEndpoints.audit,
     access: 'manage_users',
     scope: 'staffOnly',
-    input: auditQuery,
     handler: ({ input, db }) => auditPage(db, input.page, input.pageSize),
   });
 
   tableRoutes(app, deps, {
     access: 'manage_users',
     scope: 'staffOnly',
-    queryPath: adminPaths.auditQuery,
-    exportPath: adminPaths.auditExport,
-    extra: {},
+    endpoints: adminEndpoints.auditTable,
     source: () => auditSource,
     file: () => ({ name: `Audit-log-${new Date().toISOString().slice(0, 10)}.xlsx`, sheet: 'Audit log' }),
   });
 
   route(app, deps, {
-    method: 'GET',
-    url: adminPaths.outbox,
+    endpoint: adminEndpoints.outbox,
     access: 'read_outbox',
     scope: 'staffOnly',
     handler: ({ db }) => latestOutbox(db),
   });
 
   route(app, deps, {
-    method: 'GET',
-    url: adminPaths.isos,
+    endpoint: adminEndpoints.isos,
     access: 'session',
     scope: 'iso',
     handler: ({ db }) => isoOptions(db),
@@ -118,7 +103,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
 }
 
 /** What an update changed, as { field: [before, after] }, for the audit log. */
-function changes(before: UpdateUserAnswer['user'], after: UpdateUserAnswer['user']): Record<string, unknown> {
+function changes(before: UserRow, after: UserRow): Record<string, unknown> {
   const fields = ['department', 'capabilities', 'active', 'locked', 'isoName'] as const;
   const out: Record<string, unknown> = {};
   for (const f of fields) {

@@ -1,10 +1,4 @@
-import {
-  isoPartnersBody,
-  isoPartnersStatusBody,
-  isoPartnersTableExtra,
-  monthLabel,
-  salesPaths,
-} from '@paydesk/domain';
+import { isoEndpoints, isoPartnersTableEndpoints, monthLabel } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { type Deps, route } from '../../platform/http';
 import { tableRoutes } from '../../platform/tableRoutes';
@@ -13,29 +7,23 @@ import { allPartners, partnerStatuses, partnersSource, rangesForMonth } from './
 /** The ISO partners dashboard (spec document 3 §2.6, §7 "ISO partners"). */
 export function isoRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
-    method: 'POST',
-    url: salesPaths.isoPartners,
+    endpoint: isoEndpoints.partners,
     access: 'session',
     scope: 'iso',
-    input: isoPartnersBody,
     handler: ({ input, db }) => allPartners(db, input),
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: salesPaths.isoPartnersStatus,
+    endpoint: isoEndpoints.partnersStatus,
     access: 'session',
     scope: 'iso',
-    input: isoPartnersStatusBody,
     handler: ({ input, db }) => partnerStatuses(db, input),
   });
 
   tableRoutes(app, deps, {
     access: 'session',
     scope: 'iso',
-    queryPath: salesPaths.isoPartnersQuery,
-    exportPath: salesPaths.isoPartnersExport,
-    extra: isoPartnersTableExtra,
+    endpoints: isoPartnersTableEndpoints,
     source: ({ month }) => partnersSource(rangesForMonth(month)),
     file: ({ month }) => ({ name: `ISO-Performance-${month.slice(0, 7)}.xlsx`, sheet: monthLabel(month) }),
   });

@@ -1,13 +1,9 @@
 import {
-  type ImportAnswer,
-  monthBody,
   monthImportQuery,
   monthLabel,
   monthStart,
-  monthTableExtra,
-  reportPaths,
+  reportEndpoints,
   residualImportColumns,
-  searchBody,
   selfServeImportColumns,
   type TableDef,
   type UploadColumn,
@@ -24,6 +20,9 @@ import { applyResidualImport, applySelfServeImport } from './imports';
 import { latestResidualMonth, residualMonth, selfServeMonth } from './months';
 import { residualSource, selfServeSource } from './tables';
 
+/** A row as the toolkit reads it: money as decimal text, counts as numbers, dates as YYYY-MM-DD. */
+type ReportRow = Record<string, string | number | null>;
+
 /** The spec's search calls answer at most this many rows. */
 const SEARCH_LIMIT = 1000;
 
@@ -33,7 +32,8 @@ interface MonthReport<Id extends string> {
   monthColumn: string;
   checkMonth: (dt: string) => string;
   defaultMonth: () => string;
-  paths: { legacy: string; search: string; query: string; export: string; import: string };
+  endpoints: (typeof reportEndpoints)['selfServe'];
+  tableEndpoints: (typeof reportEndpoints)['selfServeTable'];
   importColumns: readonly UploadColumn[];
   applyImport: (db: Db, month: string) => Promise<void>;
 }
@@ -44,13 +44,8 @@ const selfServe: MonthReport<string> = {
   monthColumn: 's.month',
   checkMonth: selfServeMonth,
   defaultMonth: () => monthStart(new Date()),
-  paths: {
-    legacy: reportPaths.selfServe,
-    search: reportPaths.searchSelfServe,
-    query: reportPaths.selfServeQuery,
-    export: reportPaths.selfServeExport,
-    import: reportPaths.selfServeImport,
-  },
+  endpoints: reportEndpoints.selfServe,
+  tableEndpoints: reportEndpoints.selfServeTable,
   importColumns: selfServeImportColumns,
   applyImport: applySelfServeImport,
 };
@@ -61,13 +56,8 @@ const residual: MonthReport<string> = {
   monthColumn: 'r.month',
   checkMonth: residualMonth,
   defaultMonth: latestResidualMonth,
-  paths: {
-    legacy: reportPaths.residual,
-    search: reportPaths.searchResidual,
-    query: reportPaths.residualQuery,
-    export: reportPaths.residualExport,
-    import: reportPaths.residualImport,
-  },
+  endpoints: reportEndpoints.residual,
+  tableEndpoints: reportEndpoints.residualTable,
   importColumns: residualImportColumns,
   // The file names its months and processors; the month on screen is only where the user was.
   applyImport: (db) => applyResidualImport(db, 'file'),
@@ -83,14 +73,12 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
 
     // The spec's call: every row of the month, as a list.
     route(app, deps, {
-      method: 'POST',
-      url: report.paths.legacy,
+      endpoint: report.endpoints.month,
       access: 'session',
       scope: 'iso',
-      input: monthBody,
       handler: async ({ input, db }) => {
-        const rows: unknown[] = [];
-        const held = await holdRows(
+        const rows: ReportRow[] = [];
+        const held = await holdRows<string, ReportRow>(
           db,
           report.source,
           noFilters,
@@ -105,13 +93,11 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
     });
 
     route(app, deps, {
-      method: 'POST',
-      url: report.paths.search,
+      endpoint: report.endpoints.search,
       access: 'session',
       scope: 'iso',
-      input: searchBody,
       handler: async ({ input, db }) => {
-        const page = await queryPage(
+        const page = await queryPage<string, ReportRow>(
           db,
           { ...report.source, def: { ...report.source.def, pageSizes: [SEARCH_LIMIT] } },
           { ...noFilters, search: input.val, page: 1, pageSize: SEARCH_LIMIT },
@@ -124,23 +110,20 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
     tableRoutes(app, deps, {
       access: 'session',
       scope: 'iso',
-      queryPath: report.paths.query,
-      exportPath: report.paths.export,
-      extra: monthTableExtra,
+      endpoints: report.tableEndpoints,
       source: () => report.source,
       base: ({ dt }) => inMonth(dt),
       file: ({ dt }) => ({ name: `${report.name}-${dt.slice(0, 7)}.xlsx`, sheet: monthLabel(dt) }),
     });
 
     route(app, deps, {
-      method: 'POST',
-      url: report.paths.import,
+      endpoint: report.endpoints.import,
       access: 'import_reports',
       scope: 'staffOnly',
       query: monthImportQuery,
       file: true,
       // Imports change every ISO's totals (the monthly rollups): internal staff only, by the route's scope.
-      handler: async ({ query, file, db }): Promise<ImportAnswer> => {
+      handler: async ({ query, file, db }) => {
         const month = report.checkMonth(query.dt);
         if (!file) throw badRequest('Send the .xlsx file as the request body');
         const rows = await stageImport(db, report.importColumns, { kind: 'xlsx', file });

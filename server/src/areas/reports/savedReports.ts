@@ -1,17 +1,11 @@
 import {
-  deleteReportBody,
   filterPairs,
   filtersFromPairs,
-  getAllReportsBody,
-  getReportBody,
   type ReportTable,
-  reportPaths,
   residualTable,
-  type SavedReport,
-  type SavedReportName,
   savedColumns,
   savedFilters,
-  saveReportBody,
+  savedReportEndpoints,
   selfServeTable,
   type TableDef,
 } from '@paydesk/domain';
@@ -32,12 +26,10 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
   };
 
   route(app, deps, {
-    method: 'POST',
-    url: reportPaths.getAllReports,
+    endpoint: savedReportEndpoints.getAllReports,
     access: 'session',
     scope: 'platform',
-    input: getAllReportsBody,
-    handler: async ({ input, user, db }): Promise<SavedReportName[]> => {
+    handler: async ({ input, user, db }) => {
       own(user, input.email);
       const rows = await db
         .selectFrom('saved_reports')
@@ -51,12 +43,10 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: reportPaths.getReport,
+    endpoint: savedReportEndpoints.getReport,
     access: 'session',
     scope: 'platform',
-    input: getReportBody,
-    handler: async ({ input, user, db }): Promise<SavedReport> => {
+    handler: async ({ input, user, db }) => {
       own(user, input.email);
       const row = await db
         .selectFrom('saved_reports')
@@ -75,11 +65,9 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: reportPaths.saveReport,
+    endpoint: savedReportEndpoints.saveReport,
     access: 'session',
     scope: 'platform',
-    input: saveReportBody,
     handler: async ({ input, user, db }) => {
       own(user, input.email);
       const filters = parseFiltr(input.filtr, input.table);
@@ -106,11 +94,9 @@ export function savedReportRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: reportPaths.deleteReport,
+    endpoint: savedReportEndpoints.deleteReport,
     access: 'session',
     scope: 'platform',
-    input: deleteReportBody,
     handler: async ({ input, user, db }) => {
       own(user, input.email);
       const result = await db

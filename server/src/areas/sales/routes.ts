@@ -1,5 +1,14 @@
-import { cntrBody, dtBody, PENDING_DAYS, partnerMerchantsBody, salesPaths } from '@paydesk/domain';
+import {
+  type Bank,
+  type cntrBody,
+  type dtBody,
+  type Endpoint,
+  PENDING_DAYS,
+  type ResultOf,
+  salesEndpoints,
+} from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { Db } from '../../db/connect';
 import { type Deps, route } from '../../platform/http';
 import { addDays, monthOf, monthOfCntr, type Period, today, yearOf, yesterday } from './periods';
@@ -26,101 +35,110 @@ import {
  * records, as the older API did. An ISO-bound user's figures are their ISO's (row-level security).
  */
 export function salesRoutes(app: FastifyInstance, deps: Deps) {
-  const noBody = (url: string, answer: (db: Db) => Promise<unknown>) =>
+  const noBody = <E extends Endpoint<'POST', null, z.ZodType>>(
+    endpoint: E,
+    answer: (db: Db) => Promise<ResultOf<E>>,
+  ) =>
     route(app, deps, {
-      method: 'POST',
-      url,
+      endpoint,
       access: 'session',
       scope: 'iso',
       handler: ({ db }) => answer(db),
     });
-  const withCntr = (url: string, answer: (db: Db, month: Period) => Promise<unknown>) =>
+  const withCntr = <E extends Endpoint<'POST', typeof cntrBody, z.ZodType>>(
+    endpoint: E,
+    answer: (db: Db, month: Period) => Promise<ResultOf<E>>,
+  ) =>
     route(app, deps, {
-      method: 'POST',
-      url,
+      endpoint,
       access: 'session',
       scope: 'iso',
-      input: cntrBody,
-      handler: ({ db, input }) => answer(db, monthOfCntr(input.cntr)),
+      handler: ({ db, input }) => answer(db, monthOfCntr((input as z.output<typeof cntrBody>).cntr)),
     });
-  const withDt = (url: string, answer: (db: Db, dt: string) => Promise<unknown>) =>
+  const withDt = <E extends Endpoint<'POST', typeof dtBody, z.ZodType>>(
+    endpoint: E,
+    answer: (db: Db, dt: string) => Promise<ResultOf<E>>,
+  ) =>
     route(app, deps, {
-      method: 'POST',
-      url,
+      endpoint,
       access: 'session',
       scope: 'iso',
-      input: dtBody,
-      handler: ({ db, input }) => answer(db, input.dt),
+      handler: ({ db, input }) => answer(db, (input as z.output<typeof dtBody>).dt),
     });
   const list = async <T>(row: Promise<T>) => [await row];
 
-  noBody(salesPaths.approvedToday, (db) => list(countApproved(db, today())));
-  noBody(salesPaths.submittedToday, (db) => list(countSubmitted(db, today())));
-  noBody(salesPaths.approvedTodayInHouse, (db) => list(countApproved(db, today(), { inHouse: true })));
-  noBody(salesPaths.submittedTodayInHouse, (db) => list(countSubmitted(db, today(), { inHouse: true })));
-  noBody(salesPaths.approvedTodayByProfile, (db) => list(approvedByProfile(db, today())));
-  noBody(salesPaths.submittedTodayByProfile, (db) => list(submittedByProfile(db, today())));
-  noBody(salesPaths.approvedYest, (db) => list(countApproved(db, yesterday())));
-  noBody(salesPaths.submittedYest, (db) => list(countSubmitted(db, yesterday())));
-  noBody(salesPaths.approvedYestByProfile, (db) => list(approvedByProfile(db, yesterday())));
-  noBody(salesPaths.submittedYestByProfile, (db) => list(submittedByProfile(db, yesterday())));
-  noBody(salesPaths.submittedApprovedTodayPartner, (db) => partnerCounts(db, today(), 'today'));
-  noBody(salesPaths.submittedApprovedTodayInHousePartner, (db) =>
+  noBody(salesEndpoints.approvedToday, (db) => list(countApproved(db, today())));
+  noBody(salesEndpoints.submittedToday, (db) => list(countSubmitted(db, today())));
+  noBody(salesEndpoints.approvedTodayInHouse, (db) => list(countApproved(db, today(), { inHouse: true })));
+  noBody(salesEndpoints.submittedTodayInHouse, (db) => list(countSubmitted(db, today(), { inHouse: true })));
+  noBody(salesEndpoints.approvedTodayByProfile, (db) => list(approvedByProfile(db, today())));
+  noBody(salesEndpoints.submittedTodayByProfile, (db) => list(submittedByProfile(db, today())));
+  noBody(salesEndpoints.approvedYest, (db) => list(countApproved(db, yesterday())));
+  noBody(salesEndpoints.submittedYest, (db) => list(countSubmitted(db, yesterday())));
+  noBody(salesEndpoints.approvedYestByProfile, (db) => list(approvedByProfile(db, yesterday())));
+  noBody(salesEndpoints.submittedYestByProfile, (db) => list(submittedByProfile(db, yesterday())));
+  noBody(salesEndpoints.submittedApprovedTodayPartner, (db) => partnerCounts(db, today(), 'today'));
+  noBody(salesEndpoints.submittedApprovedTodayInHousePartner, (db) =>
     partnerCounts(db, today(), 'today', { inHouse: true }),
   );
-  noBody(salesPaths.pending45days, (db) => pendingByLevel(db, PENDING_DAYS));
+  noBody(salesEndpoints.pending45days, (db) => pendingByLevel(db, PENDING_DAYS));
 
-  withCntr(salesPaths.approvedMTD, async (db, month) => {
-    const b = await approvalsBreakdown(db, month);
-    return [{ Approved: b.approved, ...b.byProfile, ...b.byBank }, b.byBankProfile];
-  });
-  withCntr(salesPaths.submittedMTD, (db, month) => list(countSubmitted(db, month)));
-  withCntr(salesPaths.closedMTD, (db, month) => list(countClosed(db, month)));
-  withCntr(salesPaths.approvedMTDInHouse, (db, month) => list(countApproved(db, month, { inHouse: true })));
-  withCntr(salesPaths.submittedMTDInHouse, (db, month) => list(countSubmitted(db, month, { inHouse: true })));
-  withCntr(salesPaths.approvedMTDPartner, (db, month) => partnerCounts(db, month, 'approved'));
-  withCntr(salesPaths.approvedMTDInHousePartner, (db, month) =>
+  withCntr(
+    salesEndpoints.approvedMTD,
+    async (db, month): Promise<ResultOf<typeof salesEndpoints.approvedMTD>> => {
+      const b = await approvalsBreakdown(db, month);
+      return [
+        { Approved: b.approved, ...b.byProfile, ...(b.byBank as Record<Bank, number>) },
+        b.byBankProfile,
+      ];
+    },
+  );
+  withCntr(salesEndpoints.submittedMTD, (db, month) => list(countSubmitted(db, month)));
+  withCntr(salesEndpoints.closedMTD, (db, month) => list(countClosed(db, month)));
+  withCntr(salesEndpoints.approvedMTDInHouse, (db, month) =>
+    list(countApproved(db, month, { inHouse: true })),
+  );
+  withCntr(salesEndpoints.submittedMTDInHouse, (db, month) =>
+    list(countSubmitted(db, month, { inHouse: true })),
+  );
+  withCntr(salesEndpoints.approvedMTDPartner, (db, month) => partnerCounts(db, month, 'approved'));
+  withCntr(salesEndpoints.approvedMTDInHousePartner, (db, month) =>
     partnerCounts(db, month, 'approved', { inHouse: true }),
   );
-  withCntr(salesPaths.closedMTDPartner, (db, month) => partnerCounts(db, month, 'closed'));
+  withCntr(salesEndpoints.closedMTDPartner, (db, month) => partnerCounts(db, month, 'closed'));
 
-  withDt(salesPaths.day, async (db, dt) => {
+  withDt(salesEndpoints.day, async (db, dt) => {
     const day = { from: dt, to: addDays(dt, 1) };
     return [{ ...(await countSubmitted(db, day)), ...(await countApproved(db, day)) }];
   });
-  withDt(salesPaths.month, (db, dt) => list(monthCounts(db, monthOf(dt))));
-  withDt(salesPaths.year, (db, dt) => yearApprovals(db, yearOf(dt)));
-  withDt(salesPaths.approvedYTDDetails, (db, dt) =>
+  withDt(salesEndpoints.month, (db, dt) => list(monthCounts(db, monthOf(dt))));
+  withDt(salesEndpoints.year, (db, dt) => yearApprovals(db, yearOf(dt)));
+  withDt(salesEndpoints.approvedYTDDetails, (db, dt) =>
     approvalDetails(db, { from: yearOf(dt).from, to: addDays(dt, 1) }),
   );
   route(app, deps, {
-    method: 'POST',
-    url: salesPaths.salesYTDgoals,
+    endpoint: salesEndpoints.salesYTDgoals,
     access: 'session',
     scope: 'iso',
-    input: dtBody,
     handler: ({ db, input, user }) => yearGoals(db, yearOf(input.dt), { companyGoals: user.isoId === null }),
   });
-  withDt(salesPaths.holiday, (db, dt) => holidaysOf(db, yearOf(dt)));
+  withDt(salesEndpoints.holiday, (db, dt) => holidaysOf(db, yearOf(dt)));
 
   route(app, deps, {
-    method: 'GET',
-    url: salesPaths.pend,
+    endpoint: salesEndpoints.pend,
     access: 'session',
     scope: 'iso',
     handler: ({ db }) => pendingByLevel(db),
   });
 
   route(app, deps, {
-    method: 'POST',
-    url: salesPaths.partnerMerchants,
+    endpoint: salesEndpoints.partnerMerchants,
     access: 'session',
     scope: 'iso',
-    input: partnerMerchantsBody,
     handler: ({ db, input }) =>
       partnerMerchants(db, input.iso, input.list === 'today' ? today() : monthOfCntr(input.cntr), input.list),
   });
 
-  noBody(salesPaths.leaderboardUW, (db) => leaderboard(db, 'underwriter', monthOfCntr(0)));
-  noBody(salesPaths.leaderboardRM, (db) => leaderboard(db, 'rm', monthOfCntr(0)));
+  noBody(salesEndpoints.leaderboardUW, (db) => leaderboard(db, 'underwriter', monthOfCntr(0)));
+  noBody(salesEndpoints.leaderboardRM, (db) => leaderboard(db, 'rm', monthOfCntr(0)));
 }

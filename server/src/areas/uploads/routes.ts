@@ -1,14 +1,9 @@
 import {
   addMonths,
-  type ImportAnswer,
   monthStart,
   UPLOAD_TYPES,
   type UploadType,
-  uploadExportBody,
-  uploadExportFilePath,
-  uploadExportPath,
-  uploadJsonBody,
-  uploadPath,
+  uploadEndpoints,
   uploadTypes,
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
@@ -98,14 +93,13 @@ const latestMonth = () => addMonths(monthStart(new Date()), -2);
 export function uploadRoutes(app: FastifyInstance, deps: Deps) {
   for (const type of UPLOAD_TYPES) {
     const layout = uploadTypes[type];
+    const endpoints = uploadEndpoints(type);
     route(app, deps, {
-      method: 'POST',
-      url: uploadPath(type),
+      endpoint: endpoints.import,
       access: 'upload_data',
       scope: 'staffOnly',
-      input: uploadJsonBody,
       file: true,
-      handler: async ({ input, file, db }): Promise<ImportAnswer> => {
+      handler: async ({ input, file, db }) => {
         const rows = await stageImport(
           db,
           layout.columns,
@@ -121,11 +115,9 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
     });
 
     route(app, deps, {
-      method: 'POST',
-      url: uploadExportPath(type),
+      endpoint: endpoints.rows,
       access: 'upload_data',
       scope: 'staffOnly',
-      input: uploadExportBody,
       handler: async ({ input, db }) => {
         const rows: Record<string, unknown>[] = [];
         const held = await holdExport(db, type, input.month ?? latestMonth());
@@ -137,11 +129,9 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
     });
 
     route(app, deps, {
-      method: 'POST',
-      url: uploadExportFilePath(type),
+      endpoint: endpoints.file,
       access: 'upload_data',
       scope: 'staffOnly',
-      input: uploadExportBody,
       handler: async ({ input, db, reply, afterCommit }) => {
         const month = input.month ?? latestMonth();
         const columns = layout.columns.map((c) => ({

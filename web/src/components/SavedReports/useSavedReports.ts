@@ -1,15 +1,14 @@
 import {
   type ReportTable,
-  reportPaths,
   type SavedFilters,
   type SavedReport,
-  type SavedReportName,
   type SaveReportBody,
   savedColumns,
   savedFilters,
+  savedReportEndpoints,
 } from '@paydesk/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { post } from '../../app/api';
+import { call } from '../../app/api';
 import { reportKeys } from '../../app/queryKeys';
 import { useSessionUser } from '../../app/session';
 
@@ -31,12 +30,12 @@ export function useSavedReports(table: ReportTable) {
   const queryClient = useQueryClient();
   const names = useQuery({
     queryKey: reportKeys.savedNames(table),
-    queryFn: () => post<SavedReportName[]>(reportPaths.getAllReports, { email, table }),
+    queryFn: () => call(savedReportEndpoints.getAllReports, { email, table }),
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: reportKeys.savedNames(table) });
 
   const load = useMutation({
-    mutationFn: (name: string) => post<SavedReport>(reportPaths.getReport, { email, name, table }),
+    mutationFn: (name: string) => call(savedReportEndpoints.getReport, { email, name, table }),
   });
   const save = useMutation({
     mutationFn: ({ name, saved, columns }: { name: string; saved: SavedFilters; columns: string[] }) => {
@@ -47,13 +46,12 @@ export function useSavedReports(table: ReportTable) {
         visCol: JSON.stringify(columns),
         table,
       };
-      return post<{ success: boolean; reportName?: string } | null>(reportPaths.saveReport, body);
+      return call(savedReportEndpoints.saveReport, body);
     },
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: (name: string) =>
-      post<{ success: boolean }>(reportPaths.deleteReport, { email, name, table }),
+    mutationFn: (name: string) => call(savedReportEndpoints.deleteReport, { email, name, table }),
     onSettled: refresh,
   });
   return { names, load, save, remove };

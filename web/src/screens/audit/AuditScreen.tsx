@@ -1,9 +1,9 @@
-import { adminPaths, auditTable, EXPORT_PREVIEW_ROWS, type TablePage } from '@paydesk/domain';
+import { adminEndpoints, adminPaths, auditTable, EXPORT_PREVIEW_ROWS } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage, post } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import { adminKeys } from '../../app/queryKeys';
-import { defColumn, type Row, ServerTable, toTableQuery, useTableState } from '../../components/DataTable';
+import { defColumn, ServerTable, toTableQuery, useTableState } from '../../components/DataTable';
 import { TableActions } from '../../components/DataTable/TableActions';
 import { ExportModal } from '../../components/ExportModal';
 import { PageHeader } from '../../components/PageHeader';
@@ -17,7 +17,7 @@ function AuditLog() {
   const body = toTableQuery(state);
   const page = useQuery({
     queryKey: adminKeys.auditTable(body),
-    queryFn: () => post<TablePage<Row>>(adminPaths.auditQuery, body),
+    queryFn: () => call(adminEndpoints.auditTable.query, body),
     placeholderData: keepPreviousData,
   });
   const previewBody = { ...body, page: 1, pageSize: previewPageSize };
@@ -54,7 +54,7 @@ function AuditLog() {
         columns={auditTable.columns.filter((c) => state.columns.includes(c.id)).map(defColumn)}
         previewKey={adminKeys.auditPreview(previewBody)}
         loadPreview={async () => {
-          const answer = await post<TablePage<Row>>(adminPaths.auditQuery, previewBody);
+          const answer = await call(adminEndpoints.auditTable.query, previewBody);
           return { rows: answer.rows, total: answer.total };
         }}
         download={{

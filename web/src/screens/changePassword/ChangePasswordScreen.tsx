@@ -1,8 +1,8 @@
 import { Anchor, Button, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { accountPaths, type MessageAnswer, PASSWORD_HINT } from '@paydesk/domain';
+import { accountEndpoints, PASSWORD_HINT } from '@paydesk/domain';
 import { IconKey } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { errorMessage, post } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import { useSession, useSessionUser } from '../../app/session';
 import { FormAlert } from '../../components/FormAlert';
 import { PageHeader } from '../../components/PageHeader';
@@ -36,7 +36,7 @@ export default function ChangePasswordScreen() {
     setLoading(true);
     setError(null);
     try {
-      const answer = await post<MessageAnswer>(accountPaths.changePassword, {
+      const answer = await call(accountEndpoints.changePassword, {
         email: user.email,
         oldpassword: current,
         password,

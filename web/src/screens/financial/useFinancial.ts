@@ -1,15 +1,13 @@
 import {
-  type FinAverageAnswer,
   type FinAverageBody,
-  type FinDataAnswer,
   type FinDataBody,
-  type FinOptions,
+  financialEndpoints,
   financialPaths,
   monthStart,
 } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { get, post } from '../../app/api';
+import { call } from '../../app/api';
 import { financialKeys } from '../../app/queryKeys';
 import {
   averageWindow,
@@ -71,7 +69,7 @@ export function useFinancial() {
 
   const options = useQuery({
     queryKey: financialKeys.options(),
-    queryFn: () => get<FinOptions>(financialPaths.options),
+    queryFn: () => call(financialEndpoints.options),
     staleTime: 5 * 60_000,
   });
   useLogged(financialPaths.options, options.error);
@@ -88,7 +86,7 @@ export function useFinancial() {
   const averageBody: FinAverageBody = { filters, start, end };
   const average = useQuery({
     queryKey: financialKeys.average(averageBody),
-    queryFn: () => post<FinAverageAnswer>(financialPaths.average, averageBody),
+    queryFn: () => call(financialEndpoints.average, averageBody),
     enabled: ready,
     placeholderData: keepPreviousData,
   });
@@ -97,7 +95,7 @@ export function useFinancial() {
   const dataBody: FinDataBody = { filters, start: chartStart(current) };
   const series = useQuery({
     queryKey: financialKeys.data(dataBody),
-    queryFn: () => post<FinDataAnswer>(financialPaths.data, dataBody),
+    queryFn: () => call(financialEndpoints.data, dataBody),
     enabled: ready,
     placeholderData: keepPreviousData,
   });

@@ -1,14 +1,9 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import {
-  accountPaths,
-  FORGOT_PASSWORD_MESSAGE,
-  FORGOT_REDIRECT_MS,
-  type MessageAnswer,
-} from '@paydesk/domain';
+import { accountEndpoints, FORGOT_PASSWORD_MESSAGE, FORGOT_REDIRECT_MS } from '@paydesk/domain';
 import { IconArrowLeft, IconAt, IconSend } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { post } from '../../app/api';
+import { call } from '../../app/api';
 import { FormAlert } from '../../components/FormAlert';
 import { PublicLayout } from '../../components/PublicLayout';
 
@@ -33,7 +28,7 @@ export default function ForgotScreen() {
     setLoading(true);
     setError(null);
     try {
-      const answer = await post<MessageAnswer>(accountPaths.forgotPassword, { email: email.trim() });
+      const answer = await call(accountEndpoints.forgotPassword, { email: email.trim() });
       if (answer.success) setSent(true);
       else setError(FAILURE);
     } catch {

@@ -1,15 +1,15 @@
 import {
   EXPORT_PREVIEW_ROWS,
-  type IsoPartnerStatusRow,
+  isoEndpoints,
   isoPartnersTable,
+  isoPartnersTableEndpoints,
   monthStart,
   SALES_FIRST_MONTH,
   salesPaths,
   type TableDef,
-  type TablePage,
 } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { errorMessage, post } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import { salesKeys } from '../../app/queryKeys';
 import { type Row, toTableQuery, useTableState } from '../../components/DataTable';
 import type { ExportPreview } from '../../components/ExportModal';
@@ -30,15 +30,11 @@ export function useIsoPerformance(def: TableDef) {
   const body = { month, ...toTableQuery(state) };
   const page = useQuery({
     queryKey: salesKeys.isoTable(body),
-    queryFn: () => post<TablePage<Row>>(salesPaths.isoPartnersQuery, body),
+    queryFn: () => call(isoPartnersTableEndpoints.query, body),
     placeholderData: keepPreviousData,
   });
 
-  const statuses = useSalesCall<IsoPartnerStatusRow[]>(
-    salesPaths.isoPartnersStatus,
-    statusBody(month, todayIso()),
-    { live: false },
-  );
+  const statuses = useSalesCall(isoEndpoints.partnersStatus, statusBody(month, todayIso()), { live: false });
 
   const previewBody = {
     ...body,
@@ -46,7 +42,7 @@ export function useIsoPerformance(def: TableDef) {
     pageSize: Math.min(...isoPartnersTable.pageSizes.filter((s) => s >= EXPORT_PREVIEW_ROWS)),
   };
   const loadPreview = async (): Promise<ExportPreview> => {
-    const answer = await post<TablePage<Row>>(salesPaths.isoPartnersQuery, previewBody);
+    const answer = await call(isoPartnersTableEndpoints.query, previewBody);
     return { rows: answer.rows, total: answer.total };
   };
 

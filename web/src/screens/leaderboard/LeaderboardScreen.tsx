@@ -1,5 +1,5 @@
 import { Badge, Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { type LeaderboardRow, LIVE_REFRESH_MS, monthLabel, monthStart, salesPaths } from '@paydesk/domain';
+import { LIVE_REFRESH_MS, monthLabel, monthStart, salesEndpoints } from '@paydesk/domain';
 import { IconTrophy } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { barOption, EChart } from '../../components/charts';
@@ -7,8 +7,10 @@ import { PageHeader } from '../../components/PageHeader';
 import { useSalesCall } from '../sales/useSalesDashboard';
 import { chartHeight } from './chartHeight';
 
-function Board({ title, path, color }: { title: string; path: string; color: string }) {
-  const answer = useSalesCall<LeaderboardRow[]>(path, null, { live: true });
+type Leaderboard = typeof salesEndpoints.leaderboardUW | typeof salesEndpoints.leaderboardRM;
+
+function Board({ title, endpoint, color }: { title: string; endpoint: Leaderboard; color: string }) {
+  const answer = useSalesCall(endpoint, null, { live: true });
   const rows = answer.data;
   const option = useMemo(
     () =>
@@ -87,10 +89,14 @@ export default function LeaderboardScreen() {
         description={`Approvals in ${month} so far, refreshed every ${LIVE_REFRESH_MS / 1000} seconds.`}
       />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-        <Board title={`${month} Approvals by Underwriters`} path={salesPaths.leaderboardUW} color="#4263eb" />
+        <Board
+          title={`${month} Approvals by Underwriters`}
+          endpoint={salesEndpoints.leaderboardUW}
+          color="#4263eb"
+        />
         <Board
           title={`${month} Approvals by Relationship Manager`}
-          path={salesPaths.leaderboardRM}
+          endpoint={salesEndpoints.leaderboardRM}
           color="#0ca678"
         />
       </SimpleGrid>

@@ -1,10 +1,9 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
-import type { SigninAnswer } from '@paydesk/domain/contracts/account';
-import { accountPaths } from '@paydesk/domain/contracts/accountPaths';
+import { accountRefs } from '@paydesk/domain/contracts/accountPaths';
 import { IconAt, IconLogin2 } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { errorMessage, post } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import { type LoginNotice, useSession } from '../../app/session';
 import { FormAlert } from '../../components/FormAlert';
 import { PasswordField } from '../../components/PasswordField';
@@ -36,7 +35,7 @@ export default function LoginScreen() {
     setLoading(true);
     setError(null);
     try {
-      const answer = await post<SigninAnswer>(accountPaths.signin, { email, password });
+      const answer = await call(accountRefs.signin, { email, password });
       const user = answer.success ? (answer.user ?? (await validate())) : null;
       if (!user) {
         setError(answer.message || 'Error!');

@@ -12,11 +12,11 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { adminPaths, type OutboxRow } from '@paydesk/domain';
+import { adminEndpoints, type OutboxRow } from '@paydesk/domain';
 import { IconAlertTriangle, IconMail, IconMailOpened } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { errorMessage, get } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import { adminKeys } from '../../app/queryKeys';
 import { formatDateTime } from '../../components/format';
 import { ScreenLoader } from '../../components/Loading';
@@ -106,7 +106,7 @@ function MessageView({ mail }: { mail: OutboxRow }) {
 function Outbox() {
   const outbox = useQuery({
     queryKey: adminKeys.outbox(),
-    queryFn: () => get<OutboxRow[]>(adminPaths.outbox),
+    queryFn: () => call(adminEndpoints.outbox),
   });
   const [params, setParams] = useSearchParams();
   const mails = newestFirst(outbox.data ?? []);

@@ -1,17 +1,16 @@
 import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import {
-  accountPaths,
+  accountEndpoints,
   DEPARTMENT_DESCRIPTIONS,
   DEPARTMENT_LABELS,
   DEPARTMENTS,
   type Department,
-  type MessageAnswer,
   PASSWORD_HINT,
 } from '@paydesk/domain';
 import { IconAt, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { errorMessage, post } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import { adminKeys } from '../../app/queryKeys';
 import { DepartmentSelect } from '../../components/DepartmentSelect';
 import { FormAlert } from '../../components/FormAlert';
@@ -36,7 +35,7 @@ function RegisterForm() {
     setLoading(true);
     setOutcome(null);
     try {
-      const answer = await post<MessageAnswer>(accountPaths.register, {
+      const answer = await call(accountEndpoints.register, {
         email: email.trim(),
         department,
         password,

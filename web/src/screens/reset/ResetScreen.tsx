@@ -1,9 +1,9 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
-import { accountPaths, type MessageAnswer, PASSWORD_HINT, PASSWORD_MIN_LENGTH } from '@paydesk/domain';
+import { accountEndpoints, PASSWORD_HINT, PASSWORD_MIN_LENGTH } from '@paydesk/domain';
 import { IconArrowLeft, IconLockCheck } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { errorMessage, post } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import { FormAlert } from '../../components/FormAlert';
 import { FullPageLoader } from '../../components/Loading';
 import { PasswordField } from '../../components/PasswordField';
@@ -33,7 +33,7 @@ export default function ResetScreen() {
     if (code === '') {
       leave();
     } else {
-      post<MessageAnswer>(accountPaths.checkResetPassword, { code }).then(
+      call(accountEndpoints.checkResetPassword, { code }).then(
         (answer) => (answer.success ? current && setChecked(true) : leave()),
         leave,
       );
@@ -61,7 +61,7 @@ export default function ResetScreen() {
     setLoading(true);
     setError(null);
     try {
-      const answer = await post<MessageAnswer>(accountPaths.resetPassword, { code, password });
+      const answer = await call(accountEndpoints.resetPassword, { code, password });
       if (answer.success)
         setDone(answer.message || 'Your password was changed. Sign in with your new password.');
       else setError(answer.message || FAILURE);

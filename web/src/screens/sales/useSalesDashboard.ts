@@ -1,24 +1,21 @@
 import {
+  type AnswerOf,
   type ApprovalDetailRow,
   type ApprovedByProfile,
-  type BankProfileCounts,
-  type GoalRow,
+  type Endpoint,
   goalProgress,
-  type HolidayRow,
+  type InputOf,
   LIVE_REFRESH_MS,
   lastDayOfMonth,
-  type MonthCounts,
   type PartnerMerchantRow,
   type PartnerRow,
-  type PendingRow,
   type SubmittedByProfile,
-  salesPaths,
-  type YearRow,
+  salesEndpoints,
 } from '@paydesk/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { get, post } from '../../app/api';
+import { call } from '../../app/api';
 import { salesKeys } from '../../app/queryKeys';
 import {
   clampCntr,
@@ -43,13 +40,20 @@ interface CallOptions {
   /** Ask again every minute (the figures of the current month). */
   live: boolean;
   enabled?: boolean;
-  method?: 'GET' | 'POST';
 }
 
-export function useSalesCall<T>(path: string, body: unknown, options: CallOptions): Loaded<T> {
+/** One dashboard call; `input` is null while the call is disabled (nothing chosen yet). */
+export function useSalesCall<E extends Endpoint>(
+  endpoint: E,
+  input: InputOf<E> | null,
+  options: CallOptions,
+): Loaded<AnswerOf<E>> {
+  const { path } = endpoint;
   const query = useQuery({
-    queryKey: salesKeys.call(path, body),
-    queryFn: () => (options.method === 'GET' ? get<T>(path) : post<T>(path, body ?? {})),
+    queryKey: salesKeys.call(path, input),
+    // The variadic call() cannot check an input whose endpoint is a type parameter; useSalesCall's own
+    // signature ties the input to the endpoint.
+    queryFn: () => (call as (e: Endpoint, i: unknown) => Promise<AnswerOf<E>>)(endpoint, input ?? undefined),
     refetchInterval: options.live ? LIVE_REFRESH_MS : false,
     enabled: options.enabled ?? true,
   });
@@ -63,8 +67,6 @@ export function useSalesCall<T>(path: string, body: unknown, options: CallOption
     failed: query.isError,
   };
 }
-
-type ApprovedMonth = Omit<MonthCounts, 'Submitted' | 'Closed'>;
 
 /** The month offset kept in the URL as `cntr` (0, the current month, is left out). */
 export function useCntrParam(): { cntr: number; current: string; setCntr: (cntr: number) => void } {
@@ -94,57 +96,29 @@ export function useSalesDashboard(cntr: number, current: string) {
   const liveOnly = { live, enabled: live };
   const summary = { live };
 
-  const approvedMTD = useSalesCall<[ApprovedMonth, BankProfileCounts]>(
-    salesPaths.approvedMTD,
-    byCntr,
-    summary,
-  );
-  const submittedMTD = useSalesCall<[{ Submitted: number }]>(salesPaths.submittedMTD, byCntr, summary);
-  const closedMTD = useSalesCall<[{ Closed: number }]>(salesPaths.closedMTD, byCntr, summary);
-  const approvedMTDInHouse = useSalesCall<[{ Approved: number }]>(
-    salesPaths.approvedMTDInHouse,
-    byCntr,
-    summary,
-  );
-  const submittedMTDInHouse = useSalesCall<[{ Submitted: number }]>(
-    salesPaths.submittedMTDInHouse,
-    byCntr,
-    summary,
-  );
-  const year = useSalesCall<YearRow[]>(salesPaths.year, byMonth, summary);
-  const goals = useSalesCall<GoalRow[]>(salesPaths.salesYTDgoals, byMonth, { live: false });
-  const holidays = useSalesCall<HolidayRow[]>(salesPaths.holiday, byMonth, { live: false });
+  const approvedMTD = useSalesCall(salesEndpoints.approvedMTD, byCntr, summary);
+  const submittedMTD = useSalesCall(salesEndpoints.submittedMTD, byCntr, summary);
+  const closedMTD = useSalesCall(salesEndpoints.closedMTD, byCntr, summary);
+  const approvedMTDInHouse = useSalesCall(salesEndpoints.approvedMTDInHouse, byCntr, summary);
+  const submittedMTDInHouse = useSalesCall(salesEndpoints.submittedMTDInHouse, byCntr, summary);
+  const year = useSalesCall(salesEndpoints.year, byMonth, summary);
+  const goals = useSalesCall(salesEndpoints.salesYTDgoals, byMonth, { live: false });
+  const holidays = useSalesCall(salesEndpoints.holiday, byMonth, { live: false });
 
-  const approvedToday = useSalesCall<[ApprovedByProfile]>(salesPaths.approvedTodayByProfile, null, liveOnly);
-  const submittedToday = useSalesCall<[SubmittedByProfile]>(
-    salesPaths.submittedTodayByProfile,
-    null,
-    liveOnly,
-  );
-  const approvedYest = useSalesCall<[ApprovedByProfile]>(salesPaths.approvedYestByProfile, null, liveOnly);
-  const submittedYest = useSalesCall<[SubmittedByProfile]>(salesPaths.submittedYestByProfile, null, liveOnly);
-  const approvedTodayInHouse = useSalesCall<[{ Approved: number }]>(
-    salesPaths.approvedTodayInHouse,
-    null,
-    liveOnly,
-  );
-  const submittedTodayInHouse = useSalesCall<[{ Submitted: number }]>(
-    salesPaths.submittedTodayInHouse,
-    null,
-    liveOnly,
-  );
-  const pending45 = useSalesCall<PendingRow[]>(salesPaths.pending45days, null, liveOnly);
-  const pendingAll = useSalesCall<PendingRow[]>(salesPaths.pend, null, { ...liveOnly, method: 'GET' });
+  const approvedToday = useSalesCall(salesEndpoints.approvedTodayByProfile, null, liveOnly);
+  const submittedToday = useSalesCall(salesEndpoints.submittedTodayByProfile, null, liveOnly);
+  const approvedYest = useSalesCall(salesEndpoints.approvedYestByProfile, null, liveOnly);
+  const submittedYest = useSalesCall(salesEndpoints.submittedYestByProfile, null, liveOnly);
+  const approvedTodayInHouse = useSalesCall(salesEndpoints.approvedTodayInHouse, null, liveOnly);
+  const submittedTodayInHouse = useSalesCall(salesEndpoints.submittedTodayInHouse, null, liveOnly);
+  const pending45 = useSalesCall(salesEndpoints.pending45days, null, liveOnly);
+  const pendingAll = useSalesCall(salesEndpoints.pend, null, liveOnly);
 
-  const partnersApproved = useSalesCall<PartnerRow[]>(salesPaths.approvedMTDPartner, byCntr, summary);
-  const partnersClosed = useSalesCall<PartnerRow[]>(salesPaths.closedMTDPartner, byCntr, summary);
-  const partnersToday = useSalesCall<PartnerRow[]>(salesPaths.submittedApprovedTodayPartner, null, liveOnly);
-  const inHouseApproved = useSalesCall<PartnerRow[]>(salesPaths.approvedMTDInHousePartner, byCntr, summary);
-  const inHouseToday = useSalesCall<PartnerRow[]>(
-    salesPaths.submittedApprovedTodayInHousePartner,
-    null,
-    liveOnly,
-  );
+  const partnersApproved = useSalesCall(salesEndpoints.approvedMTDPartner, byCntr, summary);
+  const partnersClosed = useSalesCall(salesEndpoints.closedMTDPartner, byCntr, summary);
+  const partnersToday = useSalesCall(salesEndpoints.submittedApprovedTodayPartner, null, liveOnly);
+  const inHouseApproved = useSalesCall(salesEndpoints.approvedMTDInHousePartner, byCntr, summary);
+  const inHouseToday = useSalesCall(salesEndpoints.submittedApprovedTodayInHousePartner, null, liveOnly);
 
   const approvedMonth = approvedMTD.data?.[0];
   const goalRow = goals.data?.find((g) => `${g.Month}-01` === month);
@@ -246,11 +220,7 @@ export type SalesDashboard = ReturnType<typeof useSalesDashboard>;
 
 /** The approvals of [from, to] (both 'YYYY-MM-DD', same year), fetched when a detail modal opens. */
 export function useApprovalsBetween(from: string, to: string, enabled: boolean): Loaded<ApprovalDetailRow[]> {
-  const answer = useSalesCall<ApprovalDetailRow[]>(
-    salesPaths.approvedYTDDetails,
-    { dt: to },
-    { live: false, enabled },
-  );
+  const answer = useSalesCall(salesEndpoints.approvedYTDDetails, { dt: to }, { live: false, enabled });
   return {
     ...answer,
     data: answer.data?.filter((row) => row.approved >= from && row.approved <= to),
@@ -262,8 +232,8 @@ export function usePartnerMerchants(
   row: { iso: string; list: PartnerView; inHouse: boolean } | null,
   cntr: number,
 ): Loaded<PartnerMerchantRow[]> {
-  return useSalesCall<PartnerMerchantRow[]>(
-    salesPaths.partnerMerchants,
+  return useSalesCall(
+    salesEndpoints.partnerMerchants,
     row
       ? { iso: row.iso, list: row.list, cntr: row.list === 'today' ? 0 : cntr, inHouse: row.inHouse }
       : null,

@@ -5,14 +5,13 @@ import {
   RESIDUAL_LAG_MONTHS,
   UPLOAD_TYPES,
   type UploadType,
-  uploadExportPath,
+  uploadEndpoints,
 } from '@paydesk/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { post } from '../../app/api';
+import { call } from '../../app/api';
 import { reportKeys, uploadKeys } from '../../app/queryKeys';
-import type { Row } from '../../components/DataTable';
 import { latestParams } from '../../components/DataTable';
 import type { ExportPreview } from '../../components/ExportModal';
 import { clampMonth } from '../../components/MonthSelect';
@@ -49,11 +48,11 @@ export function useUploadData() {
   const body = hasMonth(type) ? { month } : {};
   const rows = useQuery({
     queryKey: uploadKeys.rows(type, hasMonth(type) ? month : null),
-    queryFn: () => post<Row[]>(uploadExportPath(type), body),
+    queryFn: () => call(uploadEndpoints(type).rows, body),
   });
 
   const loadPreview = async (): Promise<ExportPreview> => {
-    const all = await post<Row[]>(uploadExportPath(type), body);
+    const all = await call(uploadEndpoints(type).rows, body);
     return { rows: all, total: all.length };
   };
 
