@@ -96,7 +96,7 @@ test.describe(() => {
       .getByRole('row')
       .filter({ hasText: 'sales@paydesk.local' })
       .filter({ hasNotText: 'sales.admin' });
-    await row.getByRole('button', { name: 'Edit' }).click();
+    await row.getByRole('button', { name: 'Edit sales@paydesk.local', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/Business Intelligence/).check();
     await dialog.getByRole('button', { name: 'Save' }).click();
