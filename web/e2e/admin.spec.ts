@@ -96,12 +96,57 @@ test.describe(() => {
       .getByRole('row')
       .filter({ hasText: 'sales@paydesk.local' })
       .filter({ hasNotText: 'sales.admin' });
-    await row.getByRole('button', { name: 'Edit' }).click();
+    await row.getByRole('button', { name: 'Edit sales@paydesk.local', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/Business Intelligence/).check();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved sales@paydesk.local')).toBeVisible();
     await expect(row.getByText('Business Intelligence')).toBeVisible();
+  });
+});
+
+test.describe(() => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
+
+  test('Users: a department is edited in place, a refusal keeps the editor open, and selected users are deactivated', async ({
+    page,
+  }) => {
+    const email = `inline.${Date.now()}@paydesk.local`;
+    const registered = await page.request.post('/api/app/account/register', {
+      data: { email, department: 'finance', password: 'Welcome-2026!', confirmpassword: 'Welcome-2026!' },
+    });
+    expect(registered.ok()).toBe(true);
+    await page.goto('/users');
+    const row = page.getByRole('row').filter({ hasText: email });
+
+    await row.getByRole('button', { name: `Edit Department for ${email}` }).click();
+    await row.getByRole('combobox', { name: `Department for ${email}` }).click();
+    await page.getByRole('option', { name: 'Sales', exact: true }).click();
+    await row.getByRole('button', { name: `Save Department for ${email}` }).click();
+    await expect(row.getByRole('button', { name: `Edit Department for ${email}` })).toContainText('Sales');
+
+    // An ISO-bound user may only be in Sales or Finance: the server says so under the input, nothing changes.
+    const partner = page.getByRole('row').filter({ hasText: 'partner@summitpayments.example' });
+    await partner.getByRole('button', { name: /Edit Department for partner@/ }).click();
+    await partner.getByRole('combobox', { name: /Department for partner@/ }).click();
+    await page.getByRole('option', { name: 'Admin', exact: true }).click();
+    await partner.getByRole('button', { name: /Save Department for partner@/ }).click();
+    await expect(
+      partner.getByText('A user bound to an ISO can only be in the Sales or Finance department'),
+    ).toBeVisible();
+    await partner.getByRole('combobox', { name: /Department for partner@/ }).press('Escape');
+    await expect(partner.getByRole('button', { name: /Edit Department for partner@/ })).toBeVisible();
+
+    await row.getByRole('checkbox', { name: `Select ${email}` }).check();
+    const bar = page.getByRole('group', { name: 'Selected rows' });
+    await expect(bar).toContainText('1 selected');
+    await bar.getByRole('button', { name: 'Deactivate' }).click();
+    await page
+      .getByRole('dialog', { name: 'Deactivate users' })
+      .getByRole('button', { name: 'Deactivate' })
+      .click();
+    await expect(row.getByText('Inactive')).toBeVisible();
+    await expect(bar).toHaveCount(0);
   });
 });
 

@@ -235,6 +235,8 @@ for (const screen of screens) {
         const dt = ((await asked).postDataJSON() as { dt: string }).dt;
         await settled(page, screen.title);
         await filterRange(page, screen.range.label, String(screen.range.min), '');
+        // The pill renders with the new query already fetching, so "settled" after it means the filtered answer.
+        await expect(page.getByRole('group', { name: 'Filters in force' })).toBeVisible();
         await settled(page, screen.title);
         const filtered = await tableTotal(page);
 

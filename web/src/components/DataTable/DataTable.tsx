@@ -1,9 +1,13 @@
 import {
+  ActionIcon,
   Box,
+  Button,
+  Checkbox,
   EmptyState,
   Group,
   Loader,
   LoadingOverlay,
+  Menu,
   Paper,
   Table,
   Text,
@@ -15,9 +19,12 @@ import {
   IconArrowsSort,
   IconArrowUp,
   IconDatabaseOff,
+  IconDots,
 } from '@tabler/icons-react';
 import { type CSSProperties, type Key, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import classes from './DataTable.module.css';
+import { type CellEditor, EditableCell } from './EditableCell';
+import { pageSelection, togglePage, toggleRow } from './selection';
 
 export interface Column<Row> {
   key: string;
@@ -33,6 +40,35 @@ export interface Column<Row> {
   headerAction?: ReactNode;
   /** Stays in view at the left while the table scrolls sideways; long text ends in an ellipsis. */
   pinned?: boolean;
+  /** Edits the value in place (see EditableCell); the cell shows `render` until clicked. */
+  edit?: CellEditor<Row>;
+}
+
+/** Something done to one row: a button in the row's last cell, or, past two, an item of the row's menu. */
+export interface RowAction<Row> {
+  label: string;
+  icon?: ReactNode;
+  onClick: (row: Row) => void;
+  disabled?: (row: Row) => boolean;
+  color?: string;
+}
+
+/** Something done to the selected rows at once, from the bar above the table. */
+export interface BulkAction {
+  label: string;
+  icon?: ReactNode;
+  onClick: (ids: Key[]) => void;
+  color?: string;
+}
+
+/**
+ * Ticked rows, owned by the screen so they survive paging (the set holds ids, not rows). The screen clears
+ * it after a bulk action.
+ */
+export interface RowSelection {
+  selected: ReadonlySet<Key>;
+  onChange: (selected: Set<Key>) => void;
+  actions: readonly BulkAction[];
 }
 
 /** A last row under the rows: a label and a value under some columns (the totals of a report). */
@@ -64,6 +100,11 @@ interface DataTableProps<Row> {
   compact?: boolean;
   /** A totals row under the rows; it stays in view while the rows scroll. */
   summary?: SummaryRow;
+  /** Names a row for screen readers, in its actions' and checkbox's labels: "MID 7410". */
+  rowLabel?: (row: Row) => string;
+  rowActions?: readonly RowAction<Row>[];
+  /** Adds a checkbox column and, while rows are ticked, a bar with the bulk actions. */
+  selection?: RowSelection;
 }
 
 /**
@@ -114,6 +155,17 @@ function labelSpan<Row>(columns: readonly Column<Row>[], values: Record<string, 
   return { start, span: end - start };
 }
 
+function cellContent<Row>(column: Column<Row>, row: Row): ReactNode {
+  const shown = column.pinned ? <PinnedText>{column.render(row)}</PinnedText> : column.render(row);
+  return column.edit ? (
+    <EditableCell row={row} editor={column.edit}>
+      {shown}
+    </EditableCell>
+  ) : (
+    shown
+  );
+}
+
 const SORT_LABEL = { asc: 'ascending', desc: 'descending' } as const;
 
 function HeaderCell<Row>({ column }: { column: Column<Row> }) {
@@ -156,6 +208,93 @@ function PinnedText({ children }: { children: ReactNode }) {
   );
 }
 
+function RowActionsCell<Row>({
+  row,
+  actions,
+  name,
+}: {
+  row: Row;
+  actions: readonly RowAction<Row>[];
+  name: string;
+}) {
+  if (actions.length <= 2) {
+    return (
+      <Group gap={6} justify="flex-end" wrap="nowrap">
+        {actions.map((action) => (
+          <Button
+            key={action.label}
+            size="xs"
+            variant="light"
+            color={action.color}
+            leftSection={action.icon}
+            disabled={action.disabled?.(row)}
+            onClick={() => action.onClick(row)}
+            aria-label={`${action.label} ${name}`}
+          >
+            {action.label}
+          </Button>
+        ))}
+      </Group>
+    );
+  }
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${name}`}>
+          <IconDots size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {actions.map((action) => (
+          <Menu.Item
+            key={action.label}
+            leftSection={action.icon}
+            color={action.color}
+            disabled={action.disabled?.(row)}
+            onClick={() => action.onClick(row)}
+          >
+            {action.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function BulkBar({ selection }: { selection: RowSelection }) {
+  const ids = [...selection.selected];
+  return (
+    <Group
+      gap="sm"
+      px="md"
+      py={8}
+      bg="blue.0"
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      role="group"
+      aria-label="Selected rows"
+    >
+      <Text fz="sm" fw={600} aria-live="polite">
+        {ids.length.toLocaleString('en-US')} selected
+      </Text>
+      {selection.actions.map((action) => (
+        <Button
+          key={action.label}
+          size="compact-sm"
+          variant="light"
+          color={action.color}
+          leftSection={action.icon}
+          onClick={() => action.onClick(ids)}
+        >
+          {action.label}
+        </Button>
+      ))}
+      <Button size="compact-sm" variant="subtle" color="gray" onClick={() => selection.onChange(new Set())}>
+        Clear selection
+      </Button>
+    </Group>
+  );
+}
+
 /**
  * The product's table: typed columns, header sorting and filter controls, and loading, error and empty
  * states that explain themselves. Report screens feed it through ServerTable (a TableDef and a server
@@ -174,6 +313,9 @@ export function DataTable<Row>({
   interactiveHeader = false,
   compact = false,
   summary,
+  rowLabel,
+  rowActions,
+  selection,
 }: DataTableProps<Row>) {
   let state: ReactNode = null;
   if (error) {
@@ -219,10 +361,21 @@ export function DataTable<Row>({
   const pinStyle = (column: Column<Row>): CSSProperties =>
     column.pinned ? { left: pins.offsets[column.key] ?? 0 } : {};
   const place = summary ? labelSpan(columns, summary.values) : null;
+  const nameOf = (row: Row, index: number) => rowLabel?.(row) ?? `row ${index + 1}`;
+  const pageIds = (bodyRows ?? []).map((row, index) => rowKey(row, index));
+  const onPage = selection ? pageSelection(selection.selected, pageIds) : 'none';
+  // The summary row spans the data columns only; the checkbox and actions cells around it stay empty.
+  const selectCell = (content: ReactNode) =>
+    selection ? <Table.Td style={{ width: 36 }}>{content}</Table.Td> : null;
+  const actionsCell = (content: ReactNode) =>
+    rowActions && rowActions.length > 0 ? (
+      <Table.Td style={{ textAlign: 'right' }}>{content}</Table.Td>
+    ) : null;
 
   return (
     <Paper withBorder radius="md" pos="relative">
       {header}
+      {selection && selection.selected.size > 0 && <BulkBar selection={selection} />}
       {showTable && (
         // A plain overflow box, not ScrollArea: the table must take the container's width so long cells wrap.
         <Box
@@ -251,6 +404,17 @@ export function DataTable<Row>({
           >
             <Table.Thead>
               <Table.Tr>
+                {selection && (
+                  <Table.Th style={{ width: 36 }}>
+                    <Checkbox
+                      aria-label="Select every row on this page"
+                      checked={onPage === 'all'}
+                      indeterminate={onPage === 'some'}
+                      disabled={pageIds.length === 0}
+                      onChange={() => selection.onChange(togglePage(selection.selected, pageIds))}
+                    />
+                  </Table.Th>
+                )}
                 {columns.map((column) => (
                   <Table.Th
                     key={column.key}
@@ -273,11 +437,26 @@ export function DataTable<Row>({
                     <HeaderCell column={column} />
                   </Table.Th>
                 ))}
+                {rowActions && rowActions.length > 0 && (
+                  <Table.Th>
+                    <span className={classes.visuallyHidden}>Actions</span>
+                  </Table.Th>
+                )}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {bodyRows?.map((row, index) => (
-                <Table.Tr key={rowKey(row, index)}>
+                <Table.Tr
+                  key={rowKey(row, index)}
+                  aria-selected={selection ? selection.selected.has(rowKey(row, index)) : undefined}
+                >
+                  {selectCell(
+                    <Checkbox
+                      aria-label={`Select ${nameOf(row, index)}`}
+                      checked={selection?.selected.has(rowKey(row, index)) ?? false}
+                      onChange={() => selection?.onChange(toggleRow(selection.selected, rowKey(row, index)))}
+                    />,
+                  )}
                   {columns.map((column) => (
                     <Table.Td
                       key={column.key}
@@ -288,15 +467,19 @@ export function DataTable<Row>({
                         ...pinStyle(column),
                       }}
                     >
-                      {column.pinned ? <PinnedText>{column.render(row)}</PinnedText> : column.render(row)}
+                      {cellContent(column, row)}
                     </Table.Td>
                   ))}
+                  {actionsCell(
+                    <RowActionsCell row={row} actions={rowActions ?? []} name={nameOf(row, index)} />,
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
             {summary && place && state === null && (
               <Table.Tfoot>
                 <Table.Tr className={classes.totals}>
+                  {selectCell(null)}
                   {columns.map((column, index) => {
                     if (index > place.start && index < place.start + place.span) return null;
                     const isLabel = index === place.start;
@@ -311,6 +494,7 @@ export function DataTable<Row>({
                       </Table.Td>
                     );
                   })}
+                  {actionsCell(null)}
                 </Table.Tr>
               </Table.Tfoot>
             )}

@@ -1,4 +1,11 @@
-export { type Column, DataTable } from './DataTable';
+export { type BulkAction, type Column, DataTable, type RowAction, type RowSelection } from './DataTable';
+export { type CellEditor, EditableCell } from './EditableCell';
 export { defColumn, type Row, ServerTable } from './ServerTable';
 export * from './tableState';
+export {
+  previewPageSize,
+  type ServerTableDefinition,
+  type ServerTableOptions,
+  useServerTable,
+} from './useServerTable';
 export { latestParams, type TableStateControls, useTableState } from './useTableState';

@@ -194,3 +194,42 @@ describe('saved reports', () => {
     expect(fromSaved(def, saved, ['gone', 'mid']).columns).toEqual(['mid']);
   });
 });
+
+describe('two tables on one URL', () => {
+  const other = residualTable;
+  const otherState = (): TableState => ({
+    ...defaultTableState(other),
+    filters: [{ id: 'MID', kind: 'text', value: '7410' }],
+    search: 'acme',
+    page: 3,
+  });
+
+  it('keeps a namespaced table under its own prefixed names and the plain table under the plain ones', () => {
+    const plain: TableState = {
+      ...defaultTableState(def),
+      filters: [{ id: 'mid', kind: 'text', value: '4100' }],
+      page: 2,
+    };
+    let params = writeTableState(def, plain, new URLSearchParams('dt=2026-10-01'));
+    params = writeTableState(other, otherState(), params, 'ach');
+    expect(params.get('f.mid')).toBe('4100');
+    expect(params.get('page')).toBe('2');
+    expect(params.get('ach.f.MID')).toBe('7410');
+    expect(params.get('ach.q')).toBe('acme');
+    expect(params.get('ach.page')).toBe('3');
+    expect(params.get('q')).toBeNull();
+    expect(params.get('dt')).toBe('2026-10-01');
+    expect(readTableState(def, params)).toEqual(plain);
+    expect(readTableState(other, params, 'ach')).toEqual(otherState());
+  });
+
+  it('rewriting one table leaves the other table’s parameters alone', () => {
+    const start = writeTableState(other, otherState(), new URLSearchParams('f.mid=4100&page=2'), 'ach');
+    const cleared = writeTableState(def, defaultTableState(def), start);
+    expect(cleared.get('f.mid')).toBeNull();
+    expect(cleared.get('page')).toBeNull();
+    expect(readTableState(other, cleared, 'ach')).toEqual(otherState());
+    const otherCleared = writeTableState(other, defaultTableState(other), start, 'ach');
+    expect(otherCleared.toString()).toBe('f.mid=4100&page=2');
+  });
+});

@@ -25,6 +25,23 @@ export interface TableState {
 /** URL parameter names. Filters are `f.<column id>`; other parameters (e.g. the month) are left alone. */
 export const PARAMS = { search: 'q', sort: 'sort', page: 'page', pageSize: 'size', columns: 'cols' } as const;
 const FILTER_PREFIX = 'f.';
+
+/**
+ * A table's parameter names in the URL. Without a namespace they are the plain names (`q`, `f.mid`), so a
+ * page with one table keeps short links; with one (`ach`) every name is prefixed (`ach.q`, `ach.f.code`),
+ * so two tables on one page keep separate state.
+ */
+export function paramNames(namespace?: string) {
+  const prefix = namespace ? `${namespace}.` : '';
+  return {
+    search: `${prefix}${PARAMS.search}`,
+    sort: `${prefix}${PARAMS.sort}`,
+    page: `${prefix}${PARAMS.page}`,
+    pageSize: `${prefix}${PARAMS.pageSize}`,
+    columns: `${prefix}${PARAMS.columns}`,
+    filterPrefix: `${prefix}${FILTER_PREFIX}`,
+  };
+}
 const RANGE_SEPARATOR = '..';
 
 export function defaultColumns(def: TableDef): string[] {
@@ -157,19 +174,20 @@ const sameSort = (a: readonly SortState[], b: readonly SortState[]) => formatSor
 const sameList = (a: readonly string[], b: readonly string[]) => a.join(',') === b.join(',');
 
 /** Reads the table state from the URL; anything malformed or unknown falls back to the table's defaults. */
-export function readTableState(def: TableDef, params: URLSearchParams): TableState {
+export function readTableState(def: TableDef, params: URLSearchParams, namespace?: string): TableState {
+  const names = paramNames(namespace);
   const candidates = def.columns
-    .filter((column) => column.filter && params.has(`${FILTER_PREFIX}${column.id}`))
-    .map((column) => parseFilterParam(column, params.getAll(`${FILTER_PREFIX}${column.id}`)));
-  const sortText = params.get(PARAMS.sort);
-  const page = Number(params.get(PARAMS.page) ?? '1');
-  const size = params.get(PARAMS.pageSize);
-  const cols = params.get(PARAMS.columns);
+    .filter((column) => column.filter && params.has(`${names.filterPrefix}${column.id}`))
+    .map((column) => parseFilterParam(column, params.getAll(`${names.filterPrefix}${column.id}`)));
+  const sortText = params.get(names.sort);
+  const page = Number(params.get(names.page) ?? '1');
+  const size = params.get(names.pageSize);
+  const cols = params.get(names.columns);
   return {
     filters: cleanFilters(def, candidates),
     // No parameter: the default sort; an empty one: the user turned sorting off.
     sort: sortText === null ? [...def.defaultSort] : cleanSort(def, parseSort(sortText)),
-    search: (params.get(PARAMS.search) ?? '').slice(0, 100),
+    search: (params.get(names.search) ?? '').slice(0, 100),
     page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
     pageSize: cleanPageSize(def, size === null ? undefined : Number(size)),
     columns: cols === null ? defaultColumns(def) : cleanColumns(def, cols.split(',')),
@@ -180,24 +198,30 @@ export function readTableState(def: TableDef, params: URLSearchParams): TableSta
  * Writes the table state into a copy of `base`, leaving its other parameters (the month) in place and
  * omitting what equals the default, so an untouched table has a clean URL.
  */
-export function writeTableState(def: TableDef, state: TableState, base: URLSearchParams): URLSearchParams {
+export function writeTableState(
+  def: TableDef,
+  state: TableState,
+  base: URLSearchParams,
+  namespace?: string,
+): URLSearchParams {
+  const names = paramNames(namespace);
   const params = new URLSearchParams(base);
   for (const key of [...params.keys()]) {
-    if (key.startsWith(FILTER_PREFIX)) params.delete(key);
+    if (key.startsWith(names.filterPrefix)) params.delete(key);
   }
-  for (const key of Object.values(PARAMS)) params.delete(key);
+  for (const key of [names.search, names.sort, names.page, names.pageSize, names.columns]) params.delete(key);
 
   for (const filter of cleanFilters(def, state.filters)) {
-    for (const value of filterParamValues(filter)) params.append(`${FILTER_PREFIX}${filter.id}`, value);
+    for (const value of filterParamValues(filter)) params.append(`${names.filterPrefix}${filter.id}`, value);
   }
   const sort = cleanSort(def, state.sort);
-  if (!sameSort(sort, def.defaultSort)) params.set(PARAMS.sort, formatSort(sort));
-  if (state.search.trim() !== '') params.set(PARAMS.search, state.search.trim());
-  if (state.page > 1) params.set(PARAMS.page, String(state.page));
+  if (!sameSort(sort, def.defaultSort)) params.set(names.sort, formatSort(sort));
+  if (state.search.trim() !== '') params.set(names.search, state.search.trim());
+  if (state.page > 1) params.set(names.page, String(state.page));
   const size = cleanPageSize(def, state.pageSize);
-  if (size !== def.defaultPageSize) params.set(PARAMS.pageSize, String(size));
+  if (size !== def.defaultPageSize) params.set(names.pageSize, String(size));
   const columns = cleanColumns(def, state.columns);
-  if (!sameList(columns, defaultColumns(def))) params.set(PARAMS.columns, columns.join(','));
+  if (!sameList(columns, defaultColumns(def))) params.set(names.columns, columns.join(','));
   return params;
 }
 

@@ -34,18 +34,19 @@ export function latestParams(): URLSearchParams {
 /**
  * A table's list state, kept in the URL: reload, back and a shared link show the same view. Every change
  * except paging goes back to page 1, since the old page number means nothing in a different list.
+ * A `namespace` prefixes the table's parameters, for a page that shows more than one table.
  */
-export function useTableState(def: TableDef): TableStateControls {
+export function useTableState(def: TableDef, namespace?: string): TableStateControls {
   const [params, setParams] = useSearchParams();
-  const state = useMemo(() => readTableState(def, params), [def, params]);
+  const state = useMemo(() => readTableState(def, params, namespace), [def, params, namespace]);
 
   const update = useCallback(
     (change: (current: TableState) => TableState) =>
       setParams(() => {
         const latest = latestParams();
-        return writeTableState(def, change(readTableState(def, latest)), latest);
+        return writeTableState(def, change(readTableState(def, latest, namespace)), latest, namespace);
       }),
-    [def, setParams],
+    [def, setParams, namespace],
   );
 
   return useMemo(

@@ -1,14 +1,29 @@
-import { hasPermission, monthLabel, type UploadColumn } from '@paydesk/domain';
+import {
+  hasPermission,
+  monthLabel,
+  type ReportTable,
+  type TableDef,
+  type UploadColumn,
+} from '@paydesk/domain';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { reportKeys } from '../../app/queryKeys';
 import { useSessionUser } from '../../app/session';
-import { defColumn, ServerTable, toSavedFilters } from '../DataTable';
+import { defColumn, ServerTable, toSavedFilters, useServerTable } from '../DataTable';
 import { TableActions } from '../DataTable/TableActions';
 import { ExportModal } from '../ExportModal';
 import { ImportModal } from '../ImportModal';
-import { MonthSelect } from '../MonthSelect';
+import { MonthSelect, useMonthParam } from '../MonthSelect';
 import { PageHeader } from '../PageHeader';
 import { SavedReports } from '../SavedReports';
-import { type MonthReportSource, useMonthReport } from './useMonthReport';
+
+export interface MonthReportSource {
+  table: ReportTable;
+  def: TableDef;
+  paths: { query: string; export: string; import: string };
+  firstMonth: string;
+  lastMonth: string;
+}
 
 export interface MonthReportProps extends MonthReportSource {
   title: string;
@@ -27,14 +42,25 @@ export interface MonthReportProps extends MonthReportSource {
 /** A month report (Self Serve, Residual Self Serve): month, saved reports, the table, export and import. */
 export function MonthReport(props: MonthReportProps) {
   const user = useSessionUser();
-  const report = useMonthReport(props);
+  const queryClient = useQueryClient();
+  const [month, setMonth] = useMonthParam(props.firstMonth, props.lastMonth, props.lastMonth);
+  const report = useServerTable(
+    {
+      def: props.def,
+      paths: props.paths,
+      keys: {
+        page: (body) => reportKeys.page(props.table, body),
+        preview: (body) => reportKeys.preview(props.table, body),
+      },
+    },
+    { extra: { dt: month }, loadError: 'The report could not be loaded.' },
+  );
   const [exporting, setExporting] = useState(false);
   const [importing, setImporting] = useState(false);
-  const { controls, month } = report;
+  const { controls, narrowed } = report;
   const { state } = controls;
   const label = monthLabel(month);
   const canImport = hasPermission(user, 'import_reports');
-  const narrowed = state.filters.length > 0 || state.search !== '';
 
   return (
     <>
@@ -42,12 +68,7 @@ export function MonthReport(props: MonthReportProps) {
         title={props.title}
         description={props.description}
         actions={
-          <MonthSelect
-            value={month}
-            onChange={report.setMonth}
-            min={props.firstMonth}
-            max={props.lastMonth}
-          />
+          <MonthSelect value={month} onChange={setMonth} min={props.firstMonth} max={props.lastMonth} />
         }
       />
       <SavedReports
@@ -56,12 +77,8 @@ export function MonthReport(props: MonthReportProps) {
         onLoad={controls.applySaved}
       />
       <ServerTable
+        {...report.table}
         label={props.title}
-        def={props.def}
-        controls={controls}
-        data={report.page}
-        loading={report.loading}
-        error={report.error}
         noun={props.noun}
         searchPlaceholder={props.searchPlaceholder}
         empty={props.empty}
@@ -77,20 +94,21 @@ export function MonthReport(props: MonthReportProps) {
         onClose={() => setExporting(false)}
         title={`Export ${props.title.replace(/ \(BETA\)$/, '')} to XLSX`}
         subject={`${label}, ${narrowed ? 'with the filters and search in force' : 'all rows'}, the ${state.columns.length} visible columns, in the order shown.`}
-        columns={props.def.columns.filter((c) => state.columns.includes(c.id)).map(defColumn)}
+        columns={report.visibleColumns.map(defColumn)}
         previewKey={report.previewKey}
         loadPreview={report.loadPreview}
-        download={{ path: props.paths.export, body: report.exportBody, fallbackName: props.fileName(month) }}
+        download={{ ...report.exportDownload, fallbackName: props.fileName(month) }}
       />
       {canImport && (
         <ImportModal
           opened={importing}
           onClose={() => setImporting(false)}
           title={`Import XLSX into ${label}`}
-          path={report.importPath}
+          path={`${props.paths.import}?dt=${month}`}
           columns={props.importColumns}
           replaces={props.importReplaces(label)}
-          onImported={report.refresh}
+          // Every page, preview and count of this table is out of date.
+          onImported={() => queryClient.invalidateQueries({ queryKey: reportKeys.table(props.table) })}
         />
       )}
     </>

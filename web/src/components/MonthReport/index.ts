@@ -1,2 +1,1 @@
-export { MonthReport, type MonthReportProps } from './MonthReport';
-export { previewPageSize, useMonthReport } from './useMonthReport';
+export { MonthReport, type MonthReportProps, type MonthReportSource } from './MonthReport';

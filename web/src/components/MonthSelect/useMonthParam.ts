@@ -11,7 +11,7 @@ export function clampMonth(value: string | null, min: string, max: string, fallb
   return value;
 }
 
-/** The month on screen, kept in the URL as `dt`; changing it goes back to page 1. */
+/** The month on screen, kept in the URL as `dt`; changing it takes every table back to page 1. */
 export function useMonthParam(min: string, max: string, fallback: string): [string, (month: string) => void] {
   const [params, setParams] = useSearchParams();
   const month = clampMonth(params.get('dt'), min, max, fallback);
@@ -20,7 +20,8 @@ export function useMonthParam(min: string, max: string, fallback: string): [stri
       setParams(() => {
         const out = latestParams();
         out.set('dt', next);
-        out.delete('page');
+        // Every table of the page goes back to its first page, namespaced ones (`ach.page`) too.
+        for (const key of [...out.keys()]) if (key === 'page' || key.endsWith('.page')) out.delete(key);
         return out;
       }),
     [setParams],

@@ -1,10 +1,11 @@
 import { Anchor, Button, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { accountEndpoints, PASSWORD_HINT } from '@paydesk/domain';
+import { accountEndpoints, changePasswordBody, PASSWORD_HINT } from '@paydesk/domain';
 import { IconKey } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { call, errorMessage } from '../../app/api';
 import { useSession, useSessionUser } from '../../app/session';
 import { FormAlert } from '../../components/FormAlert';
+import { useZodForm } from '../../components/forms/useZodForm';
 import { PageHeader } from '../../components/PageHeader';
 import { PasswordField } from '../../components/PasswordField';
 
@@ -14,10 +15,6 @@ const SIGN_IN_AGAIN_MS = 3_000;
 export default function ChangePasswordScreen() {
   const user = useSessionUser();
   const { endSession } = useSession();
-  const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
@@ -27,30 +24,21 @@ export default function ChangePasswordScreen() {
     return () => clearTimeout(timer);
   }, [done, endSession]);
 
-  const mismatch = confirm !== '' && password !== confirm;
-  const ready = current !== '' && password !== '' && confirm !== '' && password === confirm;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready) return;
-    setLoading(true);
-    setError(null);
-    try {
-      const answer = await call(accountEndpoints.changePassword, {
-        email: user.email,
-        oldpassword: current,
-        password,
-        confirmpassword: confirm,
-      });
-      if (answer.success)
-        setDone(answer.message || 'Your password was changed. Sign in with your new password.');
-      else setError(answer.message || 'Your password was not changed.');
-    } catch (failure) {
-      setError(errorMessage(failure, 'Your password was not changed. Please try again.'));
-    } finally {
-      setLoading(false);
-    }
-  };
+  const form = useZodForm(
+    changePasswordBody,
+    { email: user.email, oldpassword: '', password: '', confirmpassword: '' },
+    async (body) => {
+      setError(null);
+      try {
+        const answer = await call(accountEndpoints.changePassword, body);
+        if (answer.success)
+          setDone(answer.message || 'Your password was changed. Sign in with your new password.');
+        else setError(answer.message || 'Your password was not changed.');
+      } catch (failure) {
+        setError(errorMessage(failure, 'Your password was not changed. Please try again.'));
+      }
+    },
+  );
 
   return (
     <>
@@ -70,29 +58,39 @@ export default function ChangePasswordScreen() {
             </Anchor>
           </Stack>
         ) : (
-          <form onSubmit={submit} noValidate>
+          <form onSubmit={form.handleSubmit} noValidate>
             <Stack gap="md">
               <TextInput label="Email" value={user.email} readOnly autoComplete="username" variant="filled" />
               <PasswordField
                 label="Current password"
-                value={current}
-                onChange={(event) => setCurrent(event.currentTarget.value)}
+                value={form.values.oldpassword}
+                onChange={(event) => form.set('oldpassword', event.currentTarget.value)}
+                {...form.blur('oldpassword')}
+                error={form.error('oldpassword')}
               />
               <PasswordField
                 label="New password"
                 description={PASSWORD_HINT}
                 autoComplete="new-password"
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
+                value={form.values.password}
+                onChange={(event) => form.set('password', event.currentTarget.value)}
+                {...form.blur('password')}
+                error={form.error('password')}
               />
               <PasswordField
                 label="Confirm password"
                 autoComplete="new-password"
-                value={confirm}
-                onChange={(event) => setConfirm(event.currentTarget.value)}
-                error={mismatch ? 'New password and confirm password do not match' : undefined}
+                value={form.values.confirmpassword}
+                onChange={(event) => form.set('confirmpassword', event.currentTarget.value)}
+                {...form.blur('confirmpassword')}
+                error={form.error('confirmpassword')}
               />
-              <Button type="submit" loading={loading} disabled={!ready} leftSection={<IconKey size={16} />}>
+              <Button
+                type="submit"
+                loading={form.submitting}
+                disabled={!form.ready}
+                leftSection={<IconKey size={16} />}
+              >
                 Change password
               </Button>
               {error && <FormAlert kind="error">{error}</FormAlert>}

@@ -2,39 +2,65 @@ import { Badge, Group, Paper, SimpleGrid, Skeleton, Text, UnstyledButton } from 
 import {
   ISO_STATUSES,
   type IsoStatus,
+  isoEndpoints,
   isoPartnersTable,
   monthLabel,
+  monthStart,
   SALES_FIRST_MONTH,
+  salesPaths,
 } from '@paydesk/domain';
 import { useState } from 'react';
+import { salesKeys } from '../../app/queryKeys';
 import { STATUS_COLORS } from '../../components/charts';
-import { defColumn, ServerTable } from '../../components/DataTable';
+import {
+  defColumn,
+  ServerTable,
+  type ServerTableDefinition,
+  useServerTable,
+} from '../../components/DataTable';
 import { TableActions } from '../../components/DataTable/TableActions';
 import { DetailModal } from '../../components/DetailModal';
 import { ExportModal } from '../../components/ExportModal';
-import { MonthSelect } from '../../components/MonthSelect';
+import { MonthSelect, useMonthParam } from '../../components/MonthSelect';
 import { PageHeader } from '../../components/PageHeader';
-import { byStatus, ISO_TABLE_ON_SCREEN, STATUS_LABELS, STATUS_RULES, statusFileName } from './isoModel';
-import { ISO_EXPORT_PATH, useIsoPerformance } from './useIsoPerformance';
+import { todayIso } from '../sales/salesModel';
+import { useSalesCall } from '../sales/useSalesDashboard';
+import {
+  byStatus,
+  ISO_TABLE_ON_SCREEN,
+  STATUS_LABELS,
+  STATUS_RULES,
+  statusBody,
+  statusFileName,
+} from './isoModel';
+
+const ISO_PARTNERS: ServerTableDefinition = {
+  def: ISO_TABLE_ON_SCREEN,
+  paths: { query: salesPaths.isoPartnersQuery, export: salesPaths.isoPartnersExport },
+  keys: { page: salesKeys.isoTable, preview: salesKeys.isoPreview },
+};
 
 /** Spec document 3 §2.6: partner status for a month, and each partner's approvals this and last month and year. */
 export default function IsoPerformanceScreen() {
-  const iso = useIsoPerformance(ISO_TABLE_ON_SCREEN);
+  const current = monthStart(new Date());
+  const [month, setMonth] = useMonthParam(SALES_FIRST_MONTH, current, current);
+  const iso = useServerTable(ISO_PARTNERS, {
+    extra: { month },
+    loadError: 'The partners could not be loaded.',
+  });
+  const statuses = useSalesCall(isoEndpoints.partnersStatus, statusBody(month, todayIso()), { live: false });
   const [exporting, setExporting] = useState(false);
   const [status, setStatus] = useState<IsoStatus | null>(null);
   const { state } = iso.controls;
-  const label = monthLabel(iso.month);
-  const groups = iso.statuses.data ? byStatus(iso.statuses.data) : undefined;
-  const narrowed = state.filters.length > 0 || state.search !== '';
+  const label = monthLabel(month);
+  const groups = statuses.data ? byStatus(statuses.data) : undefined;
 
   return (
     <>
       <PageHeader
         title="ISO Performance"
         description={`Partner status in ${label}, and each partner’s approvals this month, last month, this year and last year.`}
-        actions={
-          <MonthSelect value={iso.month} onChange={iso.setMonth} min={SALES_FIRST_MONTH} max={iso.current} />
-        }
+        actions={<MonthSelect value={month} onChange={setMonth} min={SALES_FIRST_MONTH} max={current} />}
       />
 
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" mb="lg">
@@ -63,7 +89,7 @@ export default function IsoPerformanceScreen() {
                     <Text fz={34} fw={750} lh={1.15} data-testid={`status-count-${s}`}>
                       {groups[s].length.toLocaleString('en-US')}
                     </Text>
-                  ) : iso.statuses.failed ? (
+                  ) : statuses.failed ? (
                     <Text fz="sm" c="dimmed" py={8}>
                       Not available right now
                     </Text>
@@ -84,12 +110,8 @@ export default function IsoPerformanceScreen() {
       </SimpleGrid>
 
       <ServerTable
+        {...iso.table}
         label="ISO partners"
-        def={ISO_TABLE_ON_SCREEN}
-        controls={iso.controls}
-        data={iso.page}
-        loading={iso.loading}
-        error={iso.error}
         noun="partners"
         searchPlaceholder="Search partner or RM"
         empty={{ filtered: 'No partners match these filters', unfiltered: 'No partners to show' }}
@@ -100,15 +122,11 @@ export default function IsoPerformanceScreen() {
         opened={exporting}
         onClose={() => setExporting(false)}
         title="Export ISO performance to XLSX"
-        subject={`${label}, ${narrowed ? 'with the filters and search in force' : 'all partners'}, the ${state.columns.length} visible columns, in the order shown.`}
+        subject={`${label}, ${iso.narrowed ? 'with the filters and search in force' : 'all partners'}, the ${state.columns.length} visible columns, in the order shown.`}
         columns={isoPartnersTable.columns.filter((c) => state.columns.includes(c.id)).map(defColumn)}
         previewKey={iso.previewKey}
         loadPreview={iso.loadPreview}
-        download={{
-          path: ISO_EXPORT_PATH,
-          body: iso.exportBody,
-          fallbackName: `ISO-Performance-${iso.month.slice(0, 7)}.xlsx`,
-        }}
+        download={{ ...iso.exportDownload, fallbackName: `ISO-Performance-${month.slice(0, 7)}.xlsx` }}
       />
 
       <DetailModal
@@ -135,7 +153,7 @@ export default function IsoPerformanceScreen() {
               ]
             : undefined
         }
-        fileName={() => statusFileName(status ?? 'Active', iso.month)}
+        fileName={() => statusFileName(status ?? 'Active', month)}
       />
     </>
   );

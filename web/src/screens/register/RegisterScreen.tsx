@@ -6,68 +6,53 @@ import {
   DEPARTMENTS,
   type Department,
   PASSWORD_HINT,
+  registerBody,
 } from '@paydesk/domain';
 import { IconAt, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { call, errorMessage } from '../../app/api';
 import { adminKeys } from '../../app/queryKeys';
 import { DepartmentSelect } from '../../components/DepartmentSelect';
 import { FormAlert } from '../../components/FormAlert';
+import { useZodForm } from '../../components/forms/useZodForm';
 import { PageHeader } from '../../components/PageHeader';
 import { PasswordField } from '../../components/PasswordField';
 
 function RegisterForm() {
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [department, setDepartment] = useState<Department | null>(null);
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [loading, setLoading] = useState(false);
   const [outcome, setOutcome] = useState<{ kind: 'success' | 'error'; message: string } | null>(null);
-
-  const mismatch = confirm !== '' && password !== confirm;
-  const ready = email.trim() !== '' && department !== null && password !== '' && confirm !== '' && !mismatch;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready) return;
-    setLoading(true);
-    setOutcome(null);
-    try {
-      const answer = await call(accountEndpoints.register, {
-        email: email.trim(),
-        department,
-        password,
-        confirmpassword: confirm,
-      });
-      if (answer.success) {
-        setEmail('');
-        setDepartment(null);
-        setPassword('');
-        setConfirm('');
-        // The whole admin area: the audit log records the registration too.
-        await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+  const form = useZodForm(
+    registerBody,
+    { email: '', department: null as Department | null, password: '', confirmpassword: '' },
+    async (body) => {
+      setOutcome(null);
+      try {
+        const answer = await call(accountEndpoints.register, body);
+        if (answer.success) {
+          form.reset();
+          // The whole admin area: the audit log records the registration too.
+          await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+        }
+        setOutcome({
+          kind: answer.success ? 'success' : 'error',
+          message:
+            answer.message || (answer.success ? 'The user was registered.' : 'The user was not registered.'),
+        });
+      } catch (failure) {
+        setOutcome({
+          kind: 'error',
+          message: errorMessage(failure, 'The user was not registered. Please try again.'),
+        });
       }
-      setOutcome({
-        kind: answer.success ? 'success' : 'error',
-        message:
-          answer.message || (answer.success ? 'The user was registered.' : 'The user was not registered.'),
-      });
-    } catch (failure) {
-      setOutcome({
-        kind: 'error',
-        message: errorMessage(failure, 'The user was not registered. Please try again.'),
-      });
-    } finally {
-      setLoading(false);
-    }
-  };
+    },
+  );
+  const { department } = form.values;
 
   return (
     <Group align="flex-start" gap="lg" wrap="wrap">
       <Paper withBorder radius="lg" p="xl" maw={520} style={{ flex: '1 1 420px' }}>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={form.handleSubmit} noValidate>
           <Stack gap="md">
             <TextInput
               label="Email"
@@ -75,12 +60,14 @@ function RegisterForm() {
               autoComplete="off"
               placeholder="new.user@company.com"
               leftSection={<IconAt size={16} />}
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value.toLowerCase())}
+              value={form.values.email}
+              onChange={(event) => form.set('email', event.currentTarget.value.toLowerCase())}
+              {...form.blur('email')}
+              error={form.error('email')}
             />
             <DepartmentSelect
               value={department}
-              onChange={setDepartment}
+              onChange={(value) => form.set('department', value)}
               description={
                 department ? DEPARTMENT_DESCRIPTIONS[department] : 'Decides which screens the user sees'
               }
@@ -89,20 +76,23 @@ function RegisterForm() {
               label="New password"
               description={PASSWORD_HINT}
               autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
+              value={form.values.password}
+              onChange={(event) => form.set('password', event.currentTarget.value)}
+              {...form.blur('password')}
+              error={form.error('password')}
             />
             <PasswordField
               label="Confirm password"
               autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => setConfirm(event.currentTarget.value)}
-              error={mismatch ? 'Password and confirm password do not match' : undefined}
+              value={form.values.confirmpassword}
+              onChange={(event) => form.set('confirmpassword', event.currentTarget.value)}
+              {...form.blur('confirmpassword')}
+              error={form.error('confirmpassword')}
             />
             <Button
               type="submit"
-              loading={loading}
-              disabled={!ready}
+              loading={form.submitting}
+              disabled={!form.ready}
               leftSection={<IconUserPlus size={16} />}
             >
               Register

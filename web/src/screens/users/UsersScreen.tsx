@@ -1,14 +1,35 @@
-import { Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { CAPABILITY_LABELS, DEPARTMENT_LABELS, type UserRow } from '@paydesk/domain';
-import { IconPencil, IconUserPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Badge, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  CAPABILITY_LABELS,
+  DEPARTMENT_LABELS,
+  DEPARTMENTS,
+  type Department,
+  type UpdateUserBody,
+  type UserRow,
+} from '@paydesk/domain';
+import { IconPencil, IconUserOff, IconUserPlus } from '@tabler/icons-react';
+import { type Key, useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../app/api';
+import { ApiError, errorMessage } from '../../app/api';
 import { type Column, DataTable } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { EditUserModal } from './EditUserModal';
-import { useUsers } from './useUsers';
+import { useUpdateUser, useUsers } from './useUsers';
+
+const DEPARTMENT_OPTIONS = DEPARTMENTS.map((d) => ({ value: d, label: DEPARTMENT_LABELS[d] }));
+
+/** The update call takes the whole row; an inline change or a bulk action changes one field of it. */
+function unchanged(user: UserRow): UpdateUserBody {
+  return {
+    id: user.id,
+    department: user.department,
+    capabilities: user.capabilities,
+    active: user.active,
+    isoId: user.isoId,
+  };
+}
 
 function status(user: UserRow) {
   return (
@@ -32,7 +53,35 @@ function status(user: UserRow) {
 
 function UsersList() {
   const users = useUsers();
+  const update = useUpdateUser();
   const [editing, setEditing] = useState<UserRow | null>(null);
+  const [selected, setSelected] = useState<Set<Key>>(new Set());
+  const [deactivating, setDeactivating] = useState<UserRow[] | null>(null);
+
+  /** Sends one user's change; a refusal (e.g. the partner-staff rule) comes back as the server's message. */
+  const save = async (body: UpdateUserBody) => {
+    const answer = await update.mutateAsync(body);
+    if (!answer.success) throw new ApiError(200, answer.message, true);
+  };
+
+  const deactivate = async (rows: UserRow[]) => {
+    const failures: string[] = [];
+    // One call per user, as the Edit dialog does; each is audited on its own.
+    for (const user of rows) {
+      try {
+        await save({ ...unchanged(user), active: false });
+      } catch (failure) {
+        failures.push(`${user.email}: ${errorMessage(failure, 'not saved')}`);
+      }
+    }
+    setDeactivating(null);
+    setSelected(new Set());
+    notifications.show(
+      failures.length === 0
+        ? { color: 'teal', title: 'Deactivated', message: `${rows.length} users can no longer sign in.` }
+        : { color: 'red', title: 'Some users were not deactivated', message: failures.join('\n') },
+    );
+  };
 
   const columns: Column<UserRow>[] = [
     {
@@ -51,6 +100,13 @@ function UsersList() {
       header: 'Department',
       nowrap: true,
       render: (user) => DEPARTMENT_LABELS[user.department],
+      edit: {
+        kind: 'select',
+        options: DEPARTMENT_OPTIONS,
+        value: (user) => user.department,
+        label: (user) => `Department for ${user.email}`,
+        onSave: (user, department) => save({ ...unchanged(user), department: department as Department }),
+      },
     },
     {
       key: 'iso',
@@ -91,24 +147,8 @@ function UsersList() {
       nowrap: true,
       render: (user) => formatDateTime(user.lastSigninAt),
     },
-    {
-      key: 'edit',
-      header: '',
-      nowrap: true,
-      align: 'right',
-      render: (user) => (
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconPencil size={14} />}
-          onClick={() => setEditing(user)}
-          aria-label={`Edit ${user.email}`}
-        >
-          Edit
-        </Button>
-      ),
-    },
   ];
+  const chosen = (ids: Key[]) => (users.data ?? []).filter((user) => ids.includes(user.id) && user.active);
 
   return (
     <>
@@ -129,8 +169,50 @@ function UsersList() {
         loading={users.isLoading}
         error={users.error ? errorMessage(users.error, 'The user list could not be loaded.') : null}
         empty={{ title: 'No users yet', description: 'Users appear here once they are registered.' }}
+        rowLabel={(user) => user.email}
+        rowActions={[{ label: 'Edit', icon: <IconPencil size={14} />, onClick: setEditing }]}
+        selection={{
+          selected,
+          onChange: setSelected,
+          actions: [
+            {
+              label: 'Deactivate',
+              icon: <IconUserOff size={14} />,
+              color: 'red',
+              onClick: (ids) => setDeactivating(chosen(ids)),
+            },
+          ],
+        }}
       />
       <EditUserModal user={editing} onClose={() => setEditing(null)} />
+      <Modal
+        opened={deactivating !== null}
+        onClose={() => setDeactivating(null)}
+        title="Deactivate users"
+        radius="lg"
+      >
+        {deactivating && deactivating.length === 0 ? (
+          <Text fz="sm">The selected users are inactive already.</Text>
+        ) : (
+          <Text fz="sm">
+            {deactivating?.length} users will no longer be able to sign in:{' '}
+            {deactivating?.map((user) => user.email).join(', ')}. They can be made active again from Edit.
+          </Text>
+        )}
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setDeactivating(null)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            loading={update.isPending}
+            disabled={!deactivating || deactivating.length === 0}
+            onClick={() => deactivating && deactivate(deactivating)}
+          >
+            Deactivate
+          </Button>
+        </Group>
+      </Modal>
     </>
   );
 }

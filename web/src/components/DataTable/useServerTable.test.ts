@@ -1,6 +1,6 @@
 import { selfServeTable } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
-import { previewPageSize } from './useMonthReport';
+import { previewPageSize } from './useServerTable';
 
 describe('previewPageSize', () => {
   it('asks for the smallest page the server accepts that holds the preview', () => {

@@ -1,0 +1,87 @@
+import { EXPORT_PREVIEW_ROWS, type TableDef, type TablePage } from '@paydesk/domain';
+import { keepPreviousData, type QueryKey, useQuery } from '@tanstack/react-query';
+import { errorMessage, post } from '../../app/api';
+import type { ExportPreview } from '../ExportModal';
+import type { Row } from './ServerTable';
+import { toTableQuery } from './tableState';
+import { useTableState } from './useTableState';
+
+/**
+ * A toolkit table as the web sees it: the domain's TableDef, the server paths that query and export it,
+ * and where its pages and export previews sit in the query cache (so a screen can invalidate them).
+ */
+export interface ServerTableDefinition {
+  def: TableDef;
+  paths: { query: string; export: string };
+  keys: { page: (body: object) => QueryKey; preview: (body: object) => QueryKey };
+}
+
+export interface ServerTableOptions<Extra extends object> {
+  /** Body fields beyond the table query that pick the rows, e.g. the month: `{ dt }`. */
+  extra: Extra;
+  /** Prefixes the table's URL parameters; needed only when a page shows more than one table. */
+  namespace?: string;
+  /** The message when a page cannot be loaded and the server gave none. */
+  loadError: string;
+}
+
+/** The smallest page the server accepts that holds a preview. */
+export function previewPageSize(def: Pick<TableDef, 'pageSizes' | 'defaultPageSize'>): number {
+  const sizes = [...def.pageSizes].sort((a, b) => a - b);
+  return sizes.find((size) => size >= EXPORT_PREVIEW_ROWS) ?? sizes[sizes.length - 1] ?? def.defaultPageSize;
+}
+
+/**
+ * One table on screen, whatever it lists: its state in the URL, the page from the server (the previous
+ * page stays up while the next loads), and the export's body and preview. `table` spreads into
+ * ServerTable; the rest feeds ExportModal.
+ */
+export function useServerTable<Extra extends object>(
+  definition: ServerTableDefinition,
+  { extra, namespace, loadError }: ServerTableOptions<Extra>,
+) {
+  const { def, paths, keys } = definition;
+  const controls = useTableState(def, namespace);
+  const { state } = controls;
+
+  const body = { ...extra, ...toTableQuery(state) };
+  const page = useQuery({
+    queryKey: keys.page(body),
+    queryFn: () => post<TablePage<Row>>(paths.query, body),
+    placeholderData: keepPreviousData,
+  });
+
+  const previewBody = { ...body, page: 1, pageSize: previewPageSize(def) };
+  const loadPreview = async (): Promise<ExportPreview> => {
+    const answer = await post<TablePage<Row>>(paths.query, previewBody);
+    return { rows: answer.rows, total: answer.total };
+  };
+
+  return {
+    controls,
+    /** What ServerTable needs. */
+    table: {
+      def,
+      controls,
+      data: page.data,
+      loading: page.isFetching,
+      error: page.error ? errorMessage(page.error, loadError) : null,
+    },
+    /** The user narrowed the list (a filter or a search): exports and empty states say so. */
+    narrowed: state.filters.length > 0 || state.search !== '',
+    visibleColumns: def.columns.filter((c) => state.columns.includes(c.id)),
+    /** The export: the same rows as on screen (every page), the visible columns in their order. */
+    exportDownload: {
+      path: paths.export,
+      body: {
+        ...extra,
+        filters: state.filters,
+        sort: state.sort,
+        search: state.search,
+        columns: state.columns,
+      },
+    },
+    previewKey: keys.preview(previewBody),
+    loadPreview,
+  };
+}
