@@ -123,8 +123,10 @@ test.describe('ISO performance', () => {
     await form.getByLabel('Max').fill('2');
     await expect(form.getByRole('alert')).toHaveText('The minimum must not exceed the maximum');
     await expect(form.getByRole('button', { name: 'Apply' })).toBeDisabled();
-    await form.getByLabel('Max').fill('2.5');
-    await expect(form.getByRole('alert')).toHaveText('Enter whole numbers only');
+    // Approvals are counts: the box takes no minus sign and no decimal point.
+    await form.getByLabel('Max').fill('');
+    await form.getByLabel('Max').pressSequentially('-2.5');
+    await expect(form.getByLabel('Max')).toHaveValue('25');
     await form.getByLabel('Min').fill('1');
     await form.getByLabel('Max').fill('');
     await form.getByRole('button', { name: 'Apply' }).click();
