@@ -111,7 +111,6 @@ function UsersList() {
     {
       key: 'iso',
       header: 'ISO',
-      nowrap: true,
       render: (user) =>
         user.isoName ?? (
           <Text fz="sm" c="dimmed">
@@ -122,7 +121,6 @@ function UsersList() {
     {
       key: 'capabilities',
       header: 'Extra permissions',
-      width: '30%',
       render: (user) =>
         user.capabilities.length === 0 ? (
           <Text fz="sm" c="dimmed">
