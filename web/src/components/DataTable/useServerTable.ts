@@ -1,24 +1,35 @@
-import { EXPORT_PREVIEW_ROWS, type TableDef, type TablePage } from '@paydesk/domain';
+import {
+  EXPORT_PREVIEW_ROWS,
+  type InputOf,
+  type TableDef,
+  type TableEndpoints,
+  type TableQuery,
+  type tableEndpoints,
+} from '@paydesk/domain';
 import { keepPreviousData, type QueryKey, useQuery } from '@tanstack/react-query';
-import { errorMessage, post } from '../../app/api';
+import { call, errorMessage } from '../../app/api';
 import type { ExportPreview } from '../ExportModal';
-import type { Row } from './ServerTable';
 import { toTableQuery } from './tableState';
 import { useTableState } from './useTableState';
 
+/** The table's own request fields as the domain declares them (`{ dt: month }`…). */
+type ExtraShape = Parameters<typeof tableEndpoints>[2];
+type PageBody<Shape extends ExtraShape> = InputOf<TableEndpoints<Shape>['query']>;
+
 /**
- * A toolkit table as the web sees it: the domain's TableDef, the server paths that query and export it,
- * and where its pages and export previews sit in the query cache (so a screen can invalidate them).
+ * A toolkit table as the web sees it: the domain's TableDef, its query and export endpoints (from
+ * `tableEndpoints`), and where its pages and export previews sit in the query cache (so a screen can
+ * invalidate them).
  */
-export interface ServerTableDefinition {
+export interface ServerTableDefinition<Shape extends ExtraShape = ExtraShape> {
   def: TableDef;
-  paths: { query: string; export: string };
+  endpoints: Pick<TableEndpoints<Shape>, 'query' | 'export'>;
   keys: { page: (body: object) => QueryKey; preview: (body: object) => QueryKey };
 }
 
-export interface ServerTableOptions<Extra extends object> {
+export interface ServerTableOptions<Shape extends ExtraShape> {
   /** Body fields beyond the table query that pick the rows, e.g. the month: `{ dt }`. */
-  extra: Extra;
+  extra: Omit<PageBody<Shape>, keyof TableQuery>;
   /** Prefixes the table's URL parameters; needed only when a page shows more than one table. */
   namespace?: string;
   /** The message when a page cannot be loaded and the server gave none. */
@@ -36,24 +47,25 @@ export function previewPageSize(def: Pick<TableDef, 'pageSizes' | 'defaultPageSi
  * page stays up while the next loads), and the export's body and preview. `table` spreads into
  * ServerTable; the rest feeds ExportModal.
  */
-export function useServerTable<Extra extends object>(
-  definition: ServerTableDefinition,
-  { extra, namespace, loadError }: ServerTableOptions<Extra>,
+export function useServerTable<Shape extends ExtraShape>(
+  definition: ServerTableDefinition<Shape>,
+  { extra, namespace, loadError }: ServerTableOptions<Shape>,
 ) {
-  const { def, paths, keys } = definition;
+  const { def, endpoints, keys } = definition;
   const controls = useTableState(def, namespace);
   const { state } = controls;
 
-  const body = { ...extra, ...toTableQuery(state) };
+  // TypeScript cannot put a generic Omit back together with the fields it left out; the parts are checked.
+  const body = { ...extra, ...toTableQuery(state) } as unknown as PageBody<Shape>;
   const page = useQuery({
     queryKey: keys.page(body),
-    queryFn: () => post<TablePage<Row>>(paths.query, body),
+    queryFn: () => call(endpoints.query, body),
     placeholderData: keepPreviousData,
   });
 
   const previewBody = { ...body, page: 1, pageSize: previewPageSize(def) };
   const loadPreview = async (): Promise<ExportPreview> => {
-    const answer = await post<TablePage<Row>>(paths.query, previewBody);
+    const answer = await call(endpoints.query, previewBody);
     return { rows: answer.rows, total: answer.total };
   };
 
@@ -72,7 +84,7 @@ export function useServerTable<Extra extends object>(
     visibleColumns: def.columns.filter((c) => state.columns.includes(c.id)),
     /** The export: the same rows as on screen (every page), the visible columns in their order. */
     exportDownload: {
-      path: paths.export,
+      path: endpoints.export.path,
       body: {
         ...extra,
         filters: state.filters,

@@ -1,6 +1,7 @@
 import {
   hasPermission,
   monthLabel,
+  type monthTableExtra,
   type ReportTable,
   type TableDef,
   type UploadColumn,
@@ -9,7 +10,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { reportKeys } from '../../app/queryKeys';
 import { useSessionUser } from '../../app/session';
-import { defColumn, ServerTable, toSavedFilters, useServerTable } from '../DataTable';
+import {
+  defColumn,
+  ServerTable,
+  type ServerTableDefinition,
+  toSavedFilters,
+  useServerTable,
+} from '../DataTable';
 import { TableActions } from '../DataTable/TableActions';
 import { ExportModal } from '../ExportModal';
 import { ImportModal } from '../ImportModal';
@@ -20,7 +27,10 @@ import { SavedReports } from '../SavedReports';
 export interface MonthReportSource {
   table: ReportTable;
   def: TableDef;
-  paths: { query: string; export: string; import: string };
+  /** The table's page and export calls (`reportEndpoints.selfServeTable`…). */
+  endpoints: ServerTableDefinition<typeof monthTableExtra>['endpoints'];
+  /** Where a spreadsheet for the month is imported. */
+  importPath: string;
   firstMonth: string;
   lastMonth: string;
 }
@@ -47,7 +57,7 @@ export function MonthReport(props: MonthReportProps) {
   const report = useServerTable(
     {
       def: props.def,
-      paths: props.paths,
+      endpoints: props.endpoints,
       keys: {
         page: (body) => reportKeys.page(props.table, body),
         preview: (body) => reportKeys.preview(props.table, body),
@@ -104,7 +114,7 @@ export function MonthReport(props: MonthReportProps) {
           opened={importing}
           onClose={() => setImporting(false)}
           title={`Import XLSX into ${label}`}
-          path={`${props.paths.import}?dt=${month}`}
+          path={`${props.importPath}?dt=${month}`}
           columns={props.importColumns}
           replaces={props.importReplaces(label)}
           // Every page, preview and count of this table is out of date.

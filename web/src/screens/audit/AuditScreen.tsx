@@ -1,4 +1,4 @@
-import { adminPaths, auditTable } from '@paydesk/domain';
+import { adminEndpoints, auditTable } from '@paydesk/domain';
 import { useState } from 'react';
 import { adminKeys } from '../../app/queryKeys';
 import {
@@ -11,9 +11,9 @@ import { TableActions } from '../../components/DataTable/TableActions';
 import { ExportModal } from '../../components/ExportModal';
 import { PageHeader } from '../../components/PageHeader';
 
-const AUDIT_LOG: ServerTableDefinition = {
+const AUDIT_LOG: ServerTableDefinition<typeof adminEndpoints.auditTable.extra> = {
   def: auditTable,
-  paths: { query: adminPaths.auditQuery, export: adminPaths.auditExport },
+  endpoints: adminEndpoints.auditTable,
   keys: { page: adminKeys.auditTable, preview: adminKeys.auditPreview },
 };
 

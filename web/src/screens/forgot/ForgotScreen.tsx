@@ -1,18 +1,22 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { accountEndpoints, FORGOT_PASSWORD_MESSAGE, FORGOT_REDIRECT_MS } from '@paydesk/domain';
+import {
+  accountEndpoints,
+  FORGOT_PASSWORD_MESSAGE,
+  FORGOT_REDIRECT_MS,
+  forgotPasswordBody,
+} from '@paydesk/domain';
 import { IconArrowLeft, IconAt, IconSend } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { call } from '../../app/api';
 import { FormAlert } from '../../components/FormAlert';
+import { useZodForm } from '../../components/forms/useZodForm';
 import { PublicLayout } from '../../components/PublicLayout';
 
 const FAILURE = 'Something went wrong! please try again';
 
 export default function ForgotScreen() {
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [loading, setLoading] = useState(false);
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -22,21 +26,16 @@ export default function ForgotScreen() {
     return () => clearTimeout(timer);
   }, [sent, navigate]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (email.trim() === '') return;
-    setLoading(true);
+  const form = useZodForm(forgotPasswordBody, { email: '' }, async (body) => {
     setError(null);
     try {
-      const answer = await call(accountEndpoints.forgotPassword, { email: email.trim() });
+      const answer = await call(accountEndpoints.forgotPassword, body);
       if (answer.success) setSent(true);
       else setError(FAILURE);
     } catch {
       setError(FAILURE);
-    } finally {
-      setLoading(false);
     }
-  };
+  });
 
   return (
     <PublicLayout
@@ -54,7 +53,7 @@ export default function ForgotScreen() {
           </Anchor>
         </Stack>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={form.handleSubmit} noValidate>
           <Stack gap="md">
             <TextInput
               label="Email"
@@ -62,8 +61,10 @@ export default function ForgotScreen() {
               autoComplete="username"
               placeholder="you@company.com"
               leftSection={<IconAt size={16} />}
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value.toLowerCase())}
+              value={form.values.email}
+              onChange={(event) => form.set('email', event.currentTarget.value.toLowerCase())}
+              {...form.blur('email')}
+              error={form.error('email')}
               required
               withAsterisk={false}
               autoFocus
@@ -72,8 +73,8 @@ export default function ForgotScreen() {
               type="submit"
               fullWidth
               size="md"
-              loading={loading}
-              disabled={email.trim() === ''}
+              loading={form.submitting}
+              disabled={!form.ready}
               leftSection={<IconSend size={18} />}
             >
               Send

@@ -4,10 +4,10 @@ import {
   type IsoStatus,
   isoEndpoints,
   isoPartnersTable,
+  isoPartnersTableEndpoints,
   monthLabel,
   monthStart,
   SALES_FIRST_MONTH,
-  salesPaths,
 } from '@paydesk/domain';
 import { useState } from 'react';
 import { salesKeys } from '../../app/queryKeys';
@@ -34,9 +34,9 @@ import {
   statusFileName,
 } from './isoModel';
 
-const ISO_PARTNERS: ServerTableDefinition = {
+const ISO_PARTNERS: ServerTableDefinition<typeof isoPartnersTableEndpoints.extra> = {
   def: ISO_TABLE_ON_SCREEN,
-  paths: { query: salesPaths.isoPartnersQuery, export: salesPaths.isoPartnersExport },
+  endpoints: isoPartnersTableEndpoints,
   keys: { page: salesKeys.isoTable, preview: salesKeys.isoPreview },
 };
 

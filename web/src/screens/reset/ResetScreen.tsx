@@ -1,10 +1,11 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
-import { accountEndpoints, PASSWORD_HINT, PASSWORD_MIN_LENGTH } from '@paydesk/domain';
+import { accountEndpoints, PASSWORD_HINT, PASSWORD_MIN_LENGTH, resetPasswordBody } from '@paydesk/domain';
 import { IconArrowLeft, IconLockCheck } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { call, errorMessage } from '../../app/api';
 import { FormAlert } from '../../components/FormAlert';
+import { useZodForm } from '../../components/forms/useZodForm';
 import { FullPageLoader } from '../../components/Loading';
 import { PasswordField } from '../../components/PasswordField';
 import { PublicLayout } from '../../components/PublicLayout';
@@ -19,8 +20,6 @@ export default function ResetScreen() {
   const navigate = useNavigate();
   const code = useSearchParams()[0].get('code') ?? '';
   const [checked, setChecked] = useState(false);
-  const [password, setPassword] = useState('');
-  const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
@@ -52,25 +51,22 @@ export default function ResetScreen() {
     return () => clearTimeout(timer);
   }, [done, navigate]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (password.length < PASSWORD_MIN_LENGTH) {
+  const form = useZodForm(resetPasswordBody, { code, password: '' }, async (body) => {
+    // Spec document 1 §5: the length is told before asking the server; the rest of the rule the server tells.
+    if (body.password.length < PASSWORD_MIN_LENGTH) {
       setError(TOO_SHORT);
       return;
     }
-    setLoading(true);
     setError(null);
     try {
-      const answer = await call(accountEndpoints.resetPassword, { code, password });
+      const answer = await call(accountEndpoints.resetPassword, body);
       if (answer.success)
         setDone(answer.message || 'Your password was changed. Sign in with your new password.');
       else setError(answer.message || FAILURE);
     } catch (failure) {
       setError(errorMessage(failure, FAILURE));
-    } finally {
-      setLoading(false);
     }
-  };
+  });
 
   if (!checked) return <FullPageLoader label="Checking your reset link…" />;
 
@@ -87,17 +83,19 @@ export default function ResetScreen() {
           </Anchor>
         </Stack>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={form.handleSubmit} noValidate>
           <Stack gap="md">
             <PasswordField
               label="New password"
               description={PASSWORD_HINT}
               autoComplete="new-password"
-              value={password}
+              value={form.values.password}
               onChange={(event) => {
-                setPassword(event.currentTarget.value);
+                form.set('password', event.currentTarget.value);
                 setError(null);
               }}
+              {...form.blur('password')}
+              error={form.error('password')}
               required
               withAsterisk={false}
               autoFocus
@@ -106,8 +104,8 @@ export default function ResetScreen() {
               type="submit"
               fullWidth
               size="md"
-              loading={loading}
-              disabled={password === ''}
+              loading={form.submitting}
+              disabled={!form.ready}
               leftSection={<IconLockCheck size={18} />}
             >
               Reset password

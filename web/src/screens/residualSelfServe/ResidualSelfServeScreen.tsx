@@ -3,17 +3,11 @@ import {
   monthStart,
   RESIDUAL_FIRST_MONTH,
   RESIDUAL_LAG_MONTHS,
-  reportPaths,
+  reportEndpoints,
   residualImportColumns,
   residualTable,
 } from '@paydesk/domain';
 import { MonthReport } from '../../components/MonthReport';
-
-const paths = {
-  query: reportPaths.residualQuery,
-  export: reportPaths.residualExport,
-  import: reportPaths.residualImport,
-};
 
 /** Spec document 2 §2.6: residual rows of a month; January 2021 to two months before now. */
 export default function ResidualSelfServeScreen() {
@@ -23,7 +17,8 @@ export default function ResidualSelfServeScreen() {
       description={`Residuals per merchant and processor. The latest month is ${RESIDUAL_LAG_MONTHS} months back, once processors have reported.`}
       table="residual"
       def={residualTable}
-      paths={paths}
+      endpoints={reportEndpoints.residualTable}
+      importPath={reportEndpoints.residual.import.path}
       firstMonth={RESIDUAL_FIRST_MONTH}
       lastMonth={addMonths(monthStart(new Date()), -RESIDUAL_LAG_MONTHS)}
       noun="rows"

@@ -1,17 +1,11 @@
 import {
   monthStart,
-  reportPaths,
+  reportEndpoints,
   SELF_SERVE_FIRST_MONTH,
   selfServeImportColumns,
   selfServeTable,
 } from '@paydesk/domain';
 import { MonthReport } from '../../components/MonthReport';
-
-const paths = {
-  query: reportPaths.selfServeQuery,
-  export: reportPaths.selfServeExport,
-  import: reportPaths.selfServeImport,
-};
 
 /** Spec document 2 §2.5: merchants open in a month, with the month's activity; May 2016 to now. */
 export default function SelfServeScreen() {
@@ -21,7 +15,8 @@ export default function SelfServeScreen() {
       description="Merchants open in the month, with their volume, chargebacks, refunds and income."
       table="selfserve"
       def={selfServeTable}
-      paths={paths}
+      endpoints={reportEndpoints.selfServeTable}
+      importPath={reportEndpoints.selfServe.import.path}
       firstMonth={SELF_SERVE_FIRST_MONTH}
       lastMonth={monthStart(new Date())}
       noun="merchants"
