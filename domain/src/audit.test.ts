@@ -58,6 +58,15 @@ describe('describeAudit', () => {
     expect(describeAudit(entry('user.update', {}))).toBe('Saved x@y.example without changes');
   });
 
+  it('words a reveal of a sensitive field by field and owner, never a value', () => {
+    expect(describeAudit(entry('pii.reveal', { field: 'SSN', capability: 'leads' }, 'lead 42'))).toBe(
+      'Showed SSN of lead 42 in clear',
+    );
+    expect(describeAudit(entry('pii.reveal', {}, null))).toBe(
+      'Showed a sensitive field of an unknown account in clear',
+    );
+  });
+
   it('shows an action it does not know as it was stored', () => {
     expect(describeAudit(entry('report.delete', { name: 'Q1' }))).toBe(
       'report.delete (x@y.example) {"name":"Q1"}',

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'user.register',
   'user.update',
   'user.partner_rule',
+  'pii.reveal',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -29,6 +30,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.register': 'User registered',
   'user.update': 'User changed',
   'user.partner_rule': 'Partner rights removed',
+  'pii.reveal': 'Sensitive field shown',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -139,6 +141,11 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
       const caps = Array.isArray(facts.removedCapabilities) ? facts.removedCapabilities.map(capability) : [];
       if (caps.length > 0) clauses.push(`took ${list(caps)} away from ${who}`);
       return `${sentence(clauses.join('; ') || `checked ${who}`)} (partner staff hold no staff rights)`;
+    }
+    case 'pii.reveal': {
+      // Written by revealPii (server/src/platform/pii.ts); the value itself is never recorded.
+      const field = typeof facts.field === 'string' ? facts.field : 'a sensitive field';
+      return `Showed ${field} of ${who} in clear`;
     }
   }
 }

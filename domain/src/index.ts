@@ -13,6 +13,7 @@ export * from './contracts/sales';
 export * from './contracts/savedReportFilters';
 export * from './endpoint';
 export * from './endpointRef';
+export * from './mask';
 export * from './money';
 export * from './months';
 export * from './password';

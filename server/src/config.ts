@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseOldPiiKeys, parsePiiKey } from './platform/pii';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = path.resolve(serverRoot, '..');
@@ -38,6 +39,27 @@ const schema = z.object({
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** Longest a client may take to send a whole request (headers and body). */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  /** Key of sensitive fields at rest: base64 of 32 bytes. Unset: a local key kept in DATA_DIR/pii-key.txt. */
+  PII_KEY: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return undefined;
+      const parsed = parsePiiKey(text);
+      if (!('error' in parsed)) return parsed;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
+  /** Earlier PII keys, still read after a rotation: comma-separated id:base64 pairs. */
+  PII_KEYS_OLD: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const parsed = parseOldPiiKeys(text);
+      if (!('error' in parsed)) return parsed;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
 });
 
 export type Config = z.infer<typeof schema> & { appUrl: string; pgliteDir: string };

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
 import { randomToken } from './platform/crypto';
 import { type Mailer, OutboxMailer, SmtpMailer } from './platform/mailer';
+import { localPiiKey, usePiiKeys } from './platform/pii';
 
 const config = loadConfig();
 const { db, kind, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
@@ -29,6 +30,19 @@ if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
 } else if (fs.existsSync(credentialsFile)) {
   demoPassword = fs.readFileSync(credentialsFile, 'utf8').trim();
 }
+
+/** Without PII_KEY, sensitive fields use a key made once and kept in the local data folder. */
+let piiKey = config.PII_KEY;
+if (!piiKey) {
+  const piiKeyFile = path.join(config.DATA_DIR, 'pii-key.txt');
+  const local = localPiiKey(piiKeyFile);
+  piiKey = local.key;
+  console.warn(
+    `Warning: PII_KEY is unset; sensitive fields use the local key ${local.created ? 'just made in' : 'in'} ${piiKeyFile}. ` +
+      'Set PII_KEY for production and keep it backed up: values cannot be read without their key.',
+  );
+}
+usePiiKeys({ current: piiKey, old: config.PII_KEYS_OLD });
 
 // Delivery errors are logged by the app's logger, which exists once the app is built.
 const mailLog = { error: (obj: unknown, msg?: string) => app.log.error(obj, msg) };
