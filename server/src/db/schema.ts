@@ -28,6 +28,7 @@ export interface Database {
   activity_rollup: ActivityRollupTable;
   selfserve_rows: Record<string, unknown> & { month: DateOnly; merchant_id: number; partner_id: number };
   signin_throttle: SigninThrottleTable;
+  documents: DocumentsTable;
 }
 
 /** timestamptz with a default: optional on insert. */
@@ -307,4 +308,19 @@ export interface ActivityRollupTable {
   income: Decimal;
   merchants: number;
   age_months: number;
+}
+
+/** A file kept in the database; see platform/documents.ts. partner_id null: internal, hidden from partner staff. */
+export interface DocumentsTable {
+  id: Generated<number>;
+  owner_user_id: number;
+  partner_id: number | null;
+  kind: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  /** pg returns a Buffer, PGlite a Uint8Array. */
+  content: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  created_at: Timestamp;
 }

@@ -21,6 +21,7 @@ import * as residualSearchIndexes from './2026_11_21_0019_residual_search_indexe
 import * as approvalGoalsInternal from './2026_11_21_0020_approval_goals_internal';
 import * as partnerStaffAndPublicRole from './2026_11_22_0001_partner_staff_and_public_role';
 import * as signinThrottle from './2026_11_22_0002_signin_throttle';
+import * as documents from './2026_11_22_0003_documents';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0020_approval_goals_internal': approvalGoalsInternal,
   '2026_11_22_0001_partner_staff_and_public_role': partnerStaffAndPublicRole,
   '2026_11_22_0002_signin_throttle': signinThrottle,
+  '2026_11_22_0003_documents': documents,
 };
