@@ -29,6 +29,18 @@ export function useZodForm<Values extends Record<string, unknown>, Body>(
     error: (field: keyof Values & string) => shown[field],
     /** Spread into an input: checks the field when the user leaves it. */
     blur: (field: keyof Values & string) => ({ onBlur: () => touch(field) }),
+    /** Spread into a text or password input: its value, its changes, the check on leaving, its message. */
+    text: <
+      K extends { [F in keyof Values & string]: Values[F] extends string ? F : never }[keyof Values & string],
+    >(
+      field: K,
+    ) => ({
+      value: values[field] as string,
+      onChange: (event: { currentTarget: { value: string } }) =>
+        set(field, event.currentTarget.value as Values[K]),
+      onBlur: () => touch(field),
+      error: shown[field],
+    }),
     ready: Object.keys(errors).length === 0,
     submitting,
     reset: () => {

@@ -61,29 +61,17 @@ export default function ChangePasswordScreen() {
           <form onSubmit={form.handleSubmit} noValidate>
             <Stack gap="md">
               <TextInput label="Email" value={user.email} readOnly autoComplete="username" variant="filled" />
-              <PasswordField
-                label="Current password"
-                value={form.values.oldpassword}
-                onChange={(event) => form.set('oldpassword', event.currentTarget.value)}
-                {...form.blur('oldpassword')}
-                error={form.error('oldpassword')}
-              />
+              <PasswordField label="Current password" {...form.text('oldpassword')} />
               <PasswordField
                 label="New password"
                 description={PASSWORD_HINT}
                 autoComplete="new-password"
-                value={form.values.password}
-                onChange={(event) => form.set('password', event.currentTarget.value)}
-                {...form.blur('password')}
-                error={form.error('password')}
+                {...form.text('password')}
               />
               <PasswordField
                 label="Confirm password"
                 autoComplete="new-password"
-                value={form.values.confirmpassword}
-                onChange={(event) => form.set('confirmpassword', event.currentTarget.value)}
-                {...form.blur('confirmpassword')}
-                error={form.error('confirmpassword')}
+                {...form.text('confirmpassword')}
               />
               <Button
                 type="submit"

@@ -76,18 +76,12 @@ function RegisterForm() {
               label="New password"
               description={PASSWORD_HINT}
               autoComplete="new-password"
-              value={form.values.password}
-              onChange={(event) => form.set('password', event.currentTarget.value)}
-              {...form.blur('password')}
-              error={form.error('password')}
+              {...form.text('password')}
             />
             <PasswordField
               label="Confirm password"
               autoComplete="new-password"
-              value={form.values.confirmpassword}
-              onChange={(event) => form.set('confirmpassword', event.currentTarget.value)}
-              {...form.blur('confirmpassword')}
-              error={form.error('confirmpassword')}
+              {...form.text('confirmpassword')}
             />
             <Button
               type="submit"
