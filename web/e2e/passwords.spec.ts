@@ -10,6 +10,8 @@ test('forgot password → outbox → reset → sign in with the new password', a
   await page.goto('/login');
   await page.getByRole('link', { name: /forgot/i }).click();
   await expect(page).toHaveURL(/\/forgot$/);
+  // The login form (which has an Email field too) stays up until the forgot screen has loaded.
+  await expect(page.getByRole('heading', { name: 'Forgot password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('We sent you an email with instructions to reset your password')).toBeVisible();
