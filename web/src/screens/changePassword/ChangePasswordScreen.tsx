@@ -1,11 +1,12 @@
 import { Anchor, Button, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { accountEndpoints, changePasswordBody, PASSWORD_HINT } from '@paydesk/domain';
+import { accountEndpoints, changePasswordBody } from '@paydesk/domain';
 import { IconKey } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { call, errorMessage } from '../../app/api';
 import { useSession, useSessionUser } from '../../app/session';
 import { FormAlert } from '../../components/FormAlert';
 import { useZodForm } from '../../components/forms/useZodForm';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PageHeader } from '../../components/PageHeader';
 import { PasswordField } from '../../components/PasswordField';
 
@@ -62,17 +63,7 @@ export default function ChangePasswordScreen() {
             <Stack gap="md">
               <TextInput label="Email" value={user.email} readOnly autoComplete="username" variant="filled" />
               <PasswordField label="Current password" {...form.text('oldpassword')} />
-              <PasswordField
-                label="New password"
-                description={PASSWORD_HINT}
-                autoComplete="new-password"
-                {...form.text('password')}
-              />
-              <PasswordField
-                label="Confirm password"
-                autoComplete="new-password"
-                {...form.text('confirmpassword')}
-              />
+              <NewPasswordFields password={form.text('password')} confirm={form.text('confirmpassword')} />
               <Button
                 type="submit"
                 loading={form.submitting}

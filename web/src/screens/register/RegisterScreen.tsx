@@ -5,7 +5,6 @@ import {
   DEPARTMENT_LABELS,
   DEPARTMENTS,
   type Department,
-  PASSWORD_HINT,
   registerBody,
 } from '@paydesk/domain';
 import { IconAt, IconUserPlus } from '@tabler/icons-react';
@@ -16,8 +15,8 @@ import { adminKeys } from '../../app/queryKeys';
 import { DepartmentSelect } from '../../components/DepartmentSelect';
 import { FormAlert } from '../../components/FormAlert';
 import { useZodForm } from '../../components/forms/useZodForm';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PageHeader } from '../../components/PageHeader';
-import { PasswordField } from '../../components/PasswordField';
 
 function RegisterForm() {
   const queryClient = useQueryClient();
@@ -72,17 +71,7 @@ function RegisterForm() {
                 department ? DEPARTMENT_DESCRIPTIONS[department] : 'Decides which screens the user sees'
               }
             />
-            <PasswordField
-              label="New password"
-              description={PASSWORD_HINT}
-              autoComplete="new-password"
-              {...form.text('password')}
-            />
-            <PasswordField
-              label="Confirm password"
-              autoComplete="new-password"
-              {...form.text('confirmpassword')}
-            />
+            <NewPasswordFields password={form.text('password')} confirm={form.text('confirmpassword')} />
             <Button
               type="submit"
               loading={form.submitting}
