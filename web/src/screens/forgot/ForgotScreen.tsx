@@ -1,14 +1,15 @@
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import {
   accountEndpoints,
   FORGOT_PASSWORD_MESSAGE,
   FORGOT_REDIRECT_MS,
   forgotPasswordBody,
 } from '@paydesk/domain';
-import { IconArrowLeft, IconAt, IconSend } from '@tabler/icons-react';
+import { IconArrowLeft, IconSend } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { call } from '../../app/api';
+import { EmailField } from '../../components/EmailField';
 import { FormAlert } from '../../components/FormAlert';
 import { useZodForm } from '../../components/forms/useZodForm';
 import { PublicLayout } from '../../components/PublicLayout';
@@ -55,14 +56,9 @@ export default function ForgotScreen() {
       ) : (
         <form onSubmit={form.handleSubmit} noValidate>
           <Stack gap="md">
-            <TextInput
-              label="Email"
-              type="email"
-              autoComplete="username"
-              placeholder="you@company.com"
-              leftSection={<IconAt size={16} />}
+            <EmailField
               value={form.values.email}
-              onChange={(event) => form.set('email', event.currentTarget.value.toLowerCase())}
+              onChange={(email) => form.set('email', email)}
               {...form.blur('email')}
               error={form.error('email')}
               required

@@ -1,10 +1,11 @@
-import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { accountRefs } from '@paydesk/domain/contracts/accountPaths';
-import { IconAt, IconLogin2 } from '@tabler/icons-react';
+import { IconLogin2 } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { call, errorMessage } from '../../app/api';
 import { type LoginNotice, useSession } from '../../app/session';
+import { EmailField } from '../../components/EmailField';
 import { FormAlert } from '../../components/FormAlert';
 import { PasswordField } from '../../components/PasswordField';
 import { PublicLayout } from '../../components/PublicLayout';
@@ -55,17 +56,7 @@ export default function LoginScreen() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {notice && <FormAlert kind="info">{notice}</FormAlert>}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="username"
-            placeholder="you@company.com"
-            leftSection={<IconAt size={16} />}
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value.toLowerCase())}
-            data-autofocus
-            autoFocus
-          />
+          <EmailField value={email} onChange={setEmail} data-autofocus autoFocus />
           <PasswordField
             label="Password"
             value={password}

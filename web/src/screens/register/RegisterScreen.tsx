@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import {
   accountEndpoints,
   DEPARTMENT_DESCRIPTIONS,
@@ -7,12 +7,13 @@ import {
   type Department,
   registerBody,
 } from '@paydesk/domain';
-import { IconAt, IconUserPlus } from '@tabler/icons-react';
+import { IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, errorMessage } from '../../app/api';
 import { adminKeys } from '../../app/queryKeys';
 import { DepartmentSelect } from '../../components/DepartmentSelect';
+import { EmailField } from '../../components/EmailField';
 import { FormAlert } from '../../components/FormAlert';
 import { useZodForm } from '../../components/forms/useZodForm';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
@@ -53,14 +54,11 @@ function RegisterForm() {
       <Paper withBorder radius="lg" p="xl" maw={520} style={{ flex: '1 1 420px' }}>
         <form onSubmit={form.handleSubmit} noValidate>
           <Stack gap="md">
-            <TextInput
-              label="Email"
-              type="email"
+            <EmailField
               autoComplete="off"
               placeholder="new.user@company.com"
-              leftSection={<IconAt size={16} />}
               value={form.values.email}
-              onChange={(event) => form.set('email', event.currentTarget.value.toLowerCase())}
+              onChange={(email) => form.set('email', email)}
               {...form.blur('email')}
               error={form.error('email')}
             />
