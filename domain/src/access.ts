@@ -67,8 +67,10 @@ export const CAPABILITY_LABELS: Record<Capability, { label: string; description:
 const DEPARTMENT_RULES = {
   /** Register users, manage users and their permissions, read the audit log. */
   manage_users: ['admin'],
-  /** Read the local e-mail outbox (sandbox mailer). */
+  /** Read the e-mail outbox (every mail PayDesk sends, with its delivery state). */
   read_outbox: ['admin'],
+  /** See background jobs and schedules, and run a failed job again. */
+  manage_jobs: ['admin'],
   /** Import XLSX on Partners, Self Serve and Residual Self Serve. */
   import_reports: ['admin', 'sales_admin'],
   /** The Upload Data screen. */

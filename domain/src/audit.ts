@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'user.update',
   'user.partner_rule',
   'pii.reveal',
+  'job.rerun',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -31,6 +32,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.update': 'User changed',
   'user.partner_rule': 'Partner rights removed',
   'pii.reveal': 'Sensitive field shown',
+  'job.rerun': 'Job run again',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -146,6 +148,10 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
       // Written by revealPii (server/src/platform/pii.ts); the value itself is never recorded.
       const field = typeof facts.field === 'string' ? facts.field : 'a sensitive field';
       return `Showed ${field} of ${who} in clear`;
+    }
+    case 'job.rerun': {
+      const title = typeof facts.title === 'string' ? facts.title : 'a job';
+      return `Ran ${title} again after it failed (job ${facts.failedJob ?? '?'}, new run ${facts.newJob ?? '?'})`;
     }
   }
 }

@@ -10,6 +10,8 @@ import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
+import { jobDefinitions } from '../src/jobs';
+import { Jobs } from '../src/platform/jobs';
 import { OutboxMailer } from '../src/platform/mailer';
 
 /**
@@ -24,7 +26,8 @@ const PASSWORD = process.env.DEMO_PASSWORD ?? 'Bench-Pass-2026!';
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
 if (!config.DATABASE_URL)
   throw new Error('The benchmark runs on PostgreSQL: set DATABASE_URL, or use npm run bench');
-const { db, close } = await connect({ databaseUrl: config.DATABASE_URL });
+const connected = await connect({ databaseUrl: config.DATABASE_URL });
+const { db, close } = connected;
 await migrateToLatest(db);
 if (await isEmpty(db)) {
   console.log('Seeding the large scale (once; later runs reuse it)…');
@@ -37,7 +40,15 @@ await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, application
   db,
 );
 
-const app = await buildApp({ db, config, mailer: new OutboxMailer() }, { logger: false });
+// Jobs are declared (routes may queue them) but not worked: the benchmark measures requests alone.
+const jobs = await Jobs.start({
+  connected,
+  definitions: jobDefinitions(),
+  work: false,
+  schedule: false,
+  log: { info: () => {}, warn: console.warn, error: console.error },
+});
+const app = await buildApp({ db, config, mailer: new OutboxMailer(), jobs }, { logger: false });
 await app.ready();
 const signin = await app.inject({
   method: 'POST',
@@ -593,4 +604,5 @@ console.table([
 ]);
 
 await app.close();
+await jobs.stop();
 await close();

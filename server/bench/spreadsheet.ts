@@ -3,6 +3,8 @@ import { XLSX_MIME } from '@paydesk/domain';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
+import { jobDefinitions } from '../src/jobs';
+import { Jobs } from '../src/platform/jobs';
 import { OutboxMailer } from '../src/platform/mailer';
 
 /**
@@ -11,8 +13,17 @@ import { OutboxMailer } from '../src/platform/mailer';
  */
 const [job, arg1, arg2] = process.argv.slice(2);
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-const { db, close } = await connect({ databaseUrl: config.DATABASE_URL });
-const app = await buildApp({ db, config, mailer: new OutboxMailer() }, { logger: false });
+const connected = await connect({ databaseUrl: config.DATABASE_URL });
+const { db, close } = connected;
+// Jobs are declared (routes may queue them) but not worked: the benchmark measures requests alone.
+const jobs = await Jobs.start({
+  connected,
+  definitions: jobDefinitions(),
+  work: false,
+  schedule: false,
+  log: { info: () => {}, warn: console.warn, error: console.error },
+});
+const app = await buildApp({ db, config, mailer: new OutboxMailer(), jobs }, { logger: false });
 await app.ready();
 const signin = await app.inject({
   method: 'POST',
@@ -62,4 +73,5 @@ console.log(
   }),
 );
 await app.close();
+await jobs.stop();
 await close();

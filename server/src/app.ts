@@ -7,6 +7,7 @@ import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
+import { jobRoutes } from './areas/jobs/routes';
 import { reportRoutes } from './areas/reports/routes';
 import { savedReportRoutes } from './areas/reports/savedReports';
 import { salesRoutes } from './areas/sales/routes';
@@ -102,6 +103,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   financialRoutes(app, deps);
   savedReportRoutes(app, deps);
   uploadRoutes(app, deps);
+  jobRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

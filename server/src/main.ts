@@ -5,12 +5,15 @@ import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
+import { jobDefinitions } from './jobs';
 import { randomToken } from './platform/crypto';
+import { Jobs } from './platform/jobs';
 import { type Mailer, OutboxMailer, SmtpMailer } from './platform/mailer';
 import { localPiiKey, usePiiKeys } from './platform/pii';
 
 const config = loadConfig();
-const { db, kind, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
+const connected = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
+const { db, kind, close } = connected;
 await migrateToLatest(db);
 
 /** The demo password is chosen at the first seed (or taken from DEMO_PASSWORD) and kept in the local data folder. */
@@ -49,7 +52,14 @@ const mailLog = { error: (obj: unknown, msg?: string) => app.log.error(obj, msg)
 const mailer: Mailer = config.SMTP_URL
   ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, mailLog)
   : new OutboxMailer();
-const app = await buildApp({ db, config, mailer }, { logger: { level: config.LOG_LEVEL } });
+const jobLog = {
+  info: (obj: unknown, msg?: string) => app.log.info(obj, msg),
+  warn: (obj: unknown, msg?: string) => app.log.warn(obj, msg),
+  error: (obj: unknown, msg?: string) => app.log.error(obj, msg),
+};
+// Started before the app takes requests, which may queue jobs; jobs log through the app's logger.
+const jobs = await Jobs.start({ connected, definitions: jobDefinitions(), log: jobLog });
+const app = await buildApp({ db, config, mailer, jobs }, { logger: { level: config.LOG_LEVEL } });
 await app.listen({ port: config.PORT, host: config.HOST });
 
 const database = kind === 'pglite' ? `embedded PGlite (${config.pgliteDir})` : 'PostgreSQL (DATABASE_URL)';
@@ -72,6 +82,7 @@ async function shutdown(signal: string) {
   app.log.info(`${signal} received, shutting down`);
   try {
     await app.close();
+    await jobs.stop();
     await mailer.flush();
     await close();
     process.exit(0);

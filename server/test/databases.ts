@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Db } from '../src/db/connect';
+import type { Connected } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedDemo } from '../src/db/seed/index';
+import { Jobs } from '../src/platform/jobs';
 
 /**
  * The demo database every API test file starts from. globalSetup.ts migrates and seeds it once per run;
@@ -20,10 +21,25 @@ declare module 'vitest' {
 
 export const DEMO_PASSWORD = 'Demo-Pass-2026!';
 
-export async function migrateAndSeed(db: Db): Promise<void> {
-  await migrateToLatest(db);
-  await seedDemo(db, { password: DEMO_PASSWORD, scale: 'test' });
+export async function migrateAndSeed(c: Connected): Promise<void> {
+  await migrateToLatest(c.db);
+  await installJobSchema(c);
+  await seedDemo(c.db, { password: DEMO_PASSWORD, scale: 'test' });
 }
+
+/** pg-boss makes its schema when it first starts; the copies each test file gets then start with it. */
+export async function installJobSchema(c: Connected): Promise<void> {
+  const jobs = await Jobs.start({
+    connected: c,
+    definitions: [],
+    work: false,
+    schedule: false,
+    log: silentLog,
+  });
+  await jobs.stop();
+}
+
+export const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
 
 export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 

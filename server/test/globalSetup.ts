@@ -19,7 +19,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await admin.query(`create database ${database}`);
       const c = await connect({ databaseUrl: databaseUrl(serverUrl, database) });
       try {
-        await migrateAndSeed(c.db);
+        await migrateAndSeed(c);
       } finally {
         await c.close();
       }
@@ -40,7 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dumpFile = path.join(dir, 'demo.tar');
   const c = await connect({ pgliteDir: 'memory://' });
   try {
-    await migrateAndSeed(c.db);
+    await migrateAndSeed(c);
     // Written out to the data files, the copies start without replaying the write-ahead log (~1 s each).
     await sql`checkpoint`.execute(c.db);
     const dump = await c.dumpDataDir?.();

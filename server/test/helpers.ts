@@ -9,9 +9,19 @@ import { createUser } from '../src/areas/accounts/queries';
 import { loadConfig } from '../src/config';
 import { type Connected, connect, type Db } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
+import { jobDefinitions } from '../src/jobs';
 import { hashPassword } from '../src/platform/crypto';
+import { Jobs, type JobsOptions } from '../src/platform/jobs';
 import { type Mailer, OutboxMailer } from '../src/platform/mailer';
-import { adminClient, DEMO_PASSWORD, databaseUrl, uniqueName, waitUntilUnused } from './databases';
+import {
+  adminClient,
+  DEMO_PASSWORD,
+  databaseUrl,
+  installJobSchema,
+  silentLog,
+  uniqueName,
+  waitUntilUnused,
+} from './databases';
 
 export { DEMO_PASSWORD };
 
@@ -20,7 +30,7 @@ export { DEMO_PASSWORD };
  * globalSetup.ts — an in-memory PGlite loaded from its dump by default, or a new database on the PostgreSQL
  * server of TEST_DATABASE_URL (set by scripts/with-test-postgres.sh) made from its template, dropped afterwards.
  */
-export async function testDatabase(): Promise<{ db: Db; kind: string; close: () => Promise<void> }> {
+export async function testDatabase(): Promise<Connected> {
   const template = inject('databaseTemplate');
   if (template.kind === 'pglite') {
     const dump = await fs.readFile(template.dumpFile);
@@ -30,23 +40,25 @@ export async function testDatabase(): Promise<{ db: Db; kind: string; close: () 
   const admin = await adminClient(template.serverUrl);
   await admin.query(`create database ${name} template ${template.database}`);
   const c = await connect({ databaseUrl: databaseUrl(template.serverUrl, name) });
-  return { db: c.db, kind: c.kind, close: dropOnClose(c, admin, name) };
+  return { ...c, close: dropOnClose(c, admin, name) };
 }
 
-/** A database of its own with the schema only: migrated, not seeded. */
-export async function migratedDatabase(): Promise<{ db: Db; close: () => Promise<void> }> {
+/** A database of its own with the schema only: migrated (pg-boss's schema too), not seeded. */
+export async function migratedDatabase(): Promise<Connected> {
   const template = inject('databaseTemplate');
+  let c: Connected;
   if (template.kind === 'pglite') {
-    const c = await connect({ pgliteDir: 'memory://' });
-    await migrateToLatest(c.db);
-    return c;
+    c = await connect({ pgliteDir: 'memory://' });
+  } else {
+    const name = uniqueName('paydesk_test');
+    const admin = await adminClient(template.serverUrl);
+    await admin.query(`create database ${name}`);
+    const opened = await connect({ databaseUrl: databaseUrl(template.serverUrl, name) });
+    c = { ...opened, close: dropOnClose(opened, admin, name) };
   }
-  const name = uniqueName('paydesk_test');
-  const admin = await adminClient(template.serverUrl);
-  await admin.query(`create database ${name}`);
-  const c = await connect({ databaseUrl: databaseUrl(template.serverUrl, name) });
   await migrateToLatest(c.db);
-  return { db: c.db, close: dropOnClose(c, admin, name) };
+  await installJobSchema(c);
+  return c;
 }
 
 /** Closes a connection to a database made for one file, then drops that database. */
@@ -63,21 +75,52 @@ export interface TestApp {
   app: FastifyInstance;
   db: Db;
   kind: string;
+  jobs: Jobs;
+  connected: Connected;
   close: () => Promise<void>;
 }
 
-export async function testApp(options: { mailer?: Mailer } = {}): Promise<TestApp> {
-  const { db, kind, close } = await testDatabase();
+export interface TestAppOptions {
+  mailer?: Mailer;
+  /** The app's background jobs; by default declared (so routes can queue them) but not worked. */
+  jobs?: Partial<Pick<JobsOptions, 'definitions' | 'work' | 'schedule'>>;
+  /** Another app on the same database (a second server instance). */
+  connected?: Connected;
+}
+
+/** Jobs that tests work poll often and check schedules every second, so a test waits little. */
+export function startTestJobs(connected: Connected, options: TestAppOptions['jobs'] = {}): Promise<Jobs> {
+  return Jobs.start({
+    connected,
+    definitions: options.definitions ?? jobDefinitions(),
+    work: options.work ?? false,
+    schedule: options.schedule ?? false,
+    pollingIntervalSeconds: 0.5,
+    cronMonitorIntervalSeconds: 1,
+    log: silentLog,
+  });
+}
+
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const connected = options.connected ?? (await testDatabase());
+  const { db, kind } = connected;
   const config = loadConfig({ APP_URL: 'http://paydesk.test', LOG_LEVEL: 'silent' });
-  const app = await buildApp({ db, config, mailer: options.mailer ?? new OutboxMailer() }, { logger: false });
+  const jobs = await startTestJobs(connected, options.jobs);
+  const app = await buildApp(
+    { db, config, mailer: options.mailer ?? new OutboxMailer(), jobs },
+    { logger: false },
+  );
   await app.ready();
   return {
     app,
     db,
     kind,
+    jobs,
+    connected,
     close: async () => {
       await app.close();
-      await close();
+      await jobs.stop();
+      if (!options.connected) await connected.close();
     },
   };
 }

@@ -321,7 +321,7 @@ describe('upload bodies', () => {
       LOG_LEVEL: 'silent',
       UPLOAD_BODY_TIMEOUT_SECONDS: '1',
     });
-    slow = await buildApp({ db: t.db, config, mailer: new OutboxMailer() }, { logger: false });
+    slow = await buildApp({ db: t.db, config, mailer: new OutboxMailer(), jobs: t.jobs }, { logger: false });
     await slow.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {

@@ -18,6 +18,7 @@ beforeAll(async () => {
     db: t.db,
     mailer: new OutboxMailer(),
     config: loadConfig({ LOG_LEVEL: 'silent', STATEMENT_TIMEOUT_MS: '300' }),
+    jobs: t.jobs,
   };
 });
 afterAll(async () => {

@@ -60,6 +60,7 @@ export function sample(schema: Schema, key = ''): Json {
     }
     case 'string': {
       if (schema.format === 'email' || /email/i.test(key)) return 'admin@paydesk.local';
+      if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
       const pattern = schema.pattern ? new RegExp(schema.pattern) : null;
       const fit = STRING_CANDIDATES.find((c) =>
         pattern ? pattern.test(c) : c.length >= (schema.minLength ?? 0),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { PGliteDialect } from './pglite-dialect';
+import { Mutex, PGliteDialect, pgliteExecuteSql } from './pglite-dialect';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -31,6 +31,10 @@ export interface Connected {
   close: () => Promise<void>;
   /** PGlite only: the whole database as a tarball, for `pgliteDataDir`. */
   dumpDataDir?: () => Promise<Blob>;
+  /** PGlite only: raw SQL behind the same lock as Kysely, for pg-boss (platform/jobs.ts). */
+  executeSql?: (text: string, values?: readonly unknown[]) => Promise<{ rows: unknown[] }>;
+  /** PostgreSQL only: the server, for pg-boss's own small pool. */
+  databaseUrl?: string;
 }
 
 export async function connect(target: DbTarget): Promise<Connected> {
@@ -40,7 +44,7 @@ export async function connect(target: DbTarget): Promise<Connected> {
     // listener its error would end the process.
     pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', close: () => db.destroy(), databaseUrl: target.databaseUrl };
   }
   // Loaded only when chosen: the embedded database's code costs ~40 MB a process that runs on PostgreSQL.
   const { PGlite } = await import('@electric-sql/pglite');
@@ -50,6 +54,13 @@ export async function connect(target: DbTarget): Promise<Connected> {
     parsers: { [INT8]: (v) => Number(v), [DATE]: (v) => v },
     ...(target.pgliteDataDir ? { loadDataDir: target.pgliteDataDir } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy(), dumpDataDir: () => pglite.dumpDataDir('none') };
+  const mutex = new Mutex();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, mutex) });
+  return {
+    db,
+    kind: 'pglite',
+    close: () => db.destroy(),
+    dumpDataDir: () => pglite.dumpDataDir('none'),
+    executeSql: pgliteExecuteSql(pglite, mutex),
+  };
 }

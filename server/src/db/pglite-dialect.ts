@@ -22,12 +22,15 @@ import {
  * cursor, to a slow client) therefore leaves the database free between its fetches.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly mutex: Mutex,
+  ) {}
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.mutex);
   }
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
@@ -37,7 +40,8 @@ export class PGliteDialect implements Dialect {
   }
 }
 
-class Mutex {
+/** Who holds PGlite's single connection: shared by the Kysely dialect and every other user (pg-boss). */
+export class Mutex {
   private tail: Promise<void> = Promise.resolve();
   lock(): Promise<() => void> {
     let release!: () => void;
@@ -51,9 +55,10 @@ class Mutex {
 }
 
 class PGliteDriver implements Driver {
-  private readonly mutex = new Mutex();
-
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly mutex: Mutex,
+  ) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     return new PGliteConnection(this.pglite, this.mutex);
@@ -154,4 +159,26 @@ class PGliteConnection implements DatabaseConnection {
       await this.exclusive(() => this.pglite.query(`close ${name}`)).catch(() => undefined);
     }
   }
+}
+
+/**
+ * Raw SQL for a library that brings its own statements (pg-boss), behind the same lock as Kysely, each
+ * statement alone. A parameterless text may hold several statements (pg-boss's schema is one such string),
+ * which PGlite's `query` (a prepared statement) refuses: it runs through `exec`, which answers each
+ * statement's result; the last one is the answer.
+ */
+export function pgliteExecuteSql(pglite: PGlite, mutex: Mutex) {
+  return async (text: string, values: readonly unknown[] = []): Promise<{ rows: unknown[] }> => {
+    const unlock = await mutex.lock();
+    try {
+      if (values.length === 0) {
+        const results = await pglite.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      }
+      const result = await pglite.query(text, [...values]);
+      return { rows: result.rows };
+    } finally {
+      unlock();
+    }
+  };
 }

@@ -29,6 +29,15 @@ export interface Database {
   selfserve_rows: Record<string, unknown> & { month: DateOnly; merchant_id: number; partner_id: number };
   signin_throttle: SigninThrottleTable;
   documents: DocumentsTable;
+  job_progress: JobProgressTable;
+}
+
+/** What a running job last reported (platform/jobs.ts); the job itself is in pg-boss's schema. */
+export interface JobProgressTable {
+  job_id: string;
+  percent: number;
+  message: string;
+  updated_at: Generated<Date>;
 }
 
 /** timestamptz with a default: optional on insert. */

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import { AppError, forbidden } from './errors';
+import type { Jobs } from './jobs';
 import type { Mailer } from './mailer';
 import { runAsPublicToken, scopeTransaction } from './scope';
 import { type RequestUser, sessionUser } from './sessions';
@@ -28,6 +29,8 @@ export interface Deps {
   db: Db;
   mailer: Mailer;
   config: Config;
+  /** Background jobs (platform/jobs.ts): queue one with `jobs.send(definition, payload, { db })`. */
+  jobs: Jobs;
 }
 
 /** public: no session needed; session: any signed-in user; otherwise the named permission. */

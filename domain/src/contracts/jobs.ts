@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { endpoint, timestamp } from '../endpoint';
+import { type TableDef, tableEndpoints } from '../table';
+
+/**
+ * Background jobs (server/src/platform/jobs.ts, on pg-boss). Each kind the product runs is named here with
+ * the title users see; the server declares its payload, handler, retries and timeout.
+ */
+export const JOB_KINDS = {
+  'mail.deliver': 'Deliver an e-mail',
+  'demo.catch-up': 'Live demo: catch up',
+  'jobs.cleanup': 'Clean up old job progress',
+} as const;
+export type JobKind = keyof typeof JOB_KINDS;
+
+/** pg-boss's states, in their order, with what users read. */
+export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export const JOB_STATE_LABELS: Record<JobState, string> = {
+  created: 'Queued',
+  retry: 'Waiting to retry',
+  active: 'Running',
+  completed: 'Done',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+export const jobPaths = {
+  query: '/api/app/jobs/query',
+  export: '/api/app/jobs/export',
+  status: '/api/app/jobs/status',
+  rerun: '/api/app/jobs/rerun',
+} as const;
+
+/** The Jobs screen: recent runs, newest first. `progress` is "45% — Reading rows" while a job runs. */
+export const jobsTable = {
+  columns: [
+    { id: 'created', label: 'Queued at', type: 'datetime', filter: 'dateRange', sortable: true },
+    {
+      id: 'name',
+      label: 'Job',
+      type: 'text',
+      filter: 'select',
+      options: Object.keys(JOB_KINDS),
+      optionLabels: JOB_KINDS,
+      sortable: true,
+    },
+    {
+      id: 'state',
+      label: 'State',
+      type: 'text',
+      filter: 'select',
+      options: JOB_STATES,
+      optionLabels: JOB_STATE_LABELS,
+      sortable: true,
+    },
+    { id: 'progress', label: 'Progress', type: 'text' },
+    { id: 'summary', label: 'Payload', type: 'text' },
+    { id: 'started', label: 'Started', type: 'datetime', sortable: true },
+    { id: 'seconds', label: 'Duration (s)', type: 'decimal', sortable: true },
+    { id: 'attempts', label: 'Attempts', type: 'integer', filter: 'range', min: 0, sortable: true },
+    { id: 'error', label: 'Error', type: 'text' },
+    { id: 'id', label: 'Job id', type: 'text', filter: 'text', hidden: true },
+  ],
+  pageSizes: [25, 50, 100],
+  defaultPageSize: 25,
+  defaultSort: [{ id: 'created', desc: true }],
+} as const satisfies TableDef;
+export type JobColumn = (typeof jobsTable.columns)[number]['id'];
+
+const jobId = z.uuid({ error: 'Not a job id' });
+
+export const jobStatusQuery = z.strictObject({ id: jobId });
+export const jobStatus = z.object({
+  id: z.string(),
+  name: z.string(),
+  title: z.string(),
+  state: z.enum(JOB_STATES),
+  /** 0–100, null before the job has reported. */
+  percent: z.number().nullable(),
+  message: z.string().nullable(),
+  /** What the job reported when it finished (a line of text), null before. */
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  attempts: z.number(),
+  createdAt: timestamp,
+  startedAt: timestamp.nullable(),
+  completedAt: timestamp.nullable(),
+});
+export type JobStatus = z.output<typeof jobStatus>;
+
+export const jobRerunBody = z.strictObject({ id: jobId });
+export const jobRerunAnswer = z.object({ success: z.literal(true), message: z.string(), id: z.string() });
+
+export const jobEndpoints = {
+  table: tableEndpoints('Jobs', { query: jobPaths.query, export: jobPaths.export }, {}),
+  status: endpoint({
+    method: 'GET',
+    path: jobPaths.status,
+    summary: 'State and progress of one background job (its starter or an admin)',
+    input: jobStatusQuery,
+    output: jobStatus,
+  }),
+  rerun: endpoint({
+    method: 'POST',
+    path: jobPaths.rerun,
+    summary: 'Queues a failed job again with the same payload, as a new run',
+    input: jobRerunBody,
+    output: jobRerunAnswer,
+  }),
+};
