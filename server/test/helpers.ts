@@ -83,7 +83,7 @@ export interface TestApp {
 export interface TestAppOptions {
   mailer?: Mailer;
   /** The app's background jobs; by default declared (so routes can queue them) but not worked. */
-  jobs?: Partial<Pick<JobsOptions, 'definitions' | 'work' | 'schedule'>>;
+  jobs?: Partial<Pick<JobsOptions, 'definitions' | 'work' | 'schedule' | 'log'>>;
   /** Another app on the same database (a second server instance). */
   connected?: Connected;
 }
@@ -97,7 +97,8 @@ export function startTestJobs(connected: Connected, options: TestAppOptions['job
     schedule: options.schedule ?? false,
     pollingIntervalSeconds: 0.5,
     cronMonitorIntervalSeconds: 1,
-    log: silentLog,
+    maintenanceIntervalSeconds: 1,
+    log: options.log ?? silentLog,
   });
 }
 

@@ -89,6 +89,8 @@ export interface JobsOptions {
    * minute after its time). Tests check every second.
    */
   cronMonitorIntervalSeconds?: number;
+  /** How often a working process expires runs whose process died and archives old ones (default 120 s). */
+  maintenanceIntervalSeconds?: number;
   log: Log;
 }
 
@@ -137,6 +139,7 @@ export class Jobs {
       deleteAfterDays: 14,
       cronWorkerIntervalSeconds: 2,
       cronMonitorIntervalSeconds: options.cronMonitorIntervalSeconds ?? 30,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 120,
     };
     let boss: PgBoss;
     if (connected.kind === 'pglite') {
