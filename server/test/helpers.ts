@@ -66,9 +66,19 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function testApp(options: { mailer?: Mailer } = {}): Promise<TestApp> {
+/**
+ * `rateLimits`: off unless asked for. A test file plays many users from one address, far faster than people
+ * sign in, and would be refused 429 by the per-address limits (rate-limits.test.ts turns them on).
+ */
+export async function testApp(
+  options: { mailer?: Mailer; rateLimits?: 'on' | 'off' } = {},
+): Promise<TestApp> {
   const { db, kind, close } = await testDatabase();
-  const config = loadConfig({ APP_URL: 'http://paydesk.test', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    APP_URL: 'http://paydesk.test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: options.rateLimits ?? 'off',
+  });
   const app = await buildApp({ db, config, mailer: options.mailer ?? new OutboxMailer() }, { logger: false });
   await app.ready();
   return {
