@@ -42,7 +42,7 @@ test.describe('signed out', () => {
     page,
   }) => {
     await refuse(page, '/api/app/account/checkresetpassword');
-    await page.goto('/reset?code=some-code-0000');
+    await page.goto('/reset?code=a-well-formed-reset-code-0000');
     await expect(page.getByRole('alert')).toHaveText(MESSAGE);
     await expect(page).toHaveURL(/\/reset\?code=/);
     await page.unroute('**/api/app/account/checkresetpassword');
