@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
 import { adminRoutes } from './areas/admin/routes';
 import { financialRoutes } from './areas/financial/routes';
@@ -15,6 +20,7 @@ import { uploadRoutes } from './areas/uploads/routes';
 import { apiReferenceRoutes } from './platform/apiReference';
 import { AppError } from './platform/errors';
 import type { Deps } from './platform/http';
+import { registerRateLimits } from './platform/rateLimits';
 import { configureCookies } from './platform/sessions';
 import { registerUploads, UploadCutOff } from './platform/uploads';
 
@@ -62,6 +68,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   );
 
   registerUploads(app, deps.config.UPLOAD_BODY_TIMEOUT_SECONDS * 1000);
+  const limitUnknownPath = await registerRateLimits(app, deps.config);
 
   app.addHook('onSend', async (_req, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
@@ -121,11 +128,19 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   };
   // The address `npm start` prints: the app (the static plugin would answer a directory listing's 403).
   app.get('/', (_req, reply) => sendApp(reply));
-  app.setNotFoundHandler(async (req, reply) => {
-    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET') {
-      return reply.code(404).send({ success: false, message: 'Not found' });
-    }
-    return sendApp(reply);
-  });
+  // The web app's own pages (any other GET) are served the app; everything else is a 404, counted per address.
+  const answersNotFound = (req: FastifyRequest) =>
+    req.url.startsWith('/api/') || req.url.startsWith('/assets/') || req.method !== 'GET';
+  app.setNotFoundHandler(
+    {
+      preHandler: async (req: FastifyRequest, reply: FastifyReply) => {
+        if (answersNotFound(req)) await limitUnknownPath(req, reply);
+      },
+    },
+    async (req, reply) => {
+      if (answersNotFound(req)) return reply.code(404).send({ success: false, message: 'Not found' });
+      return sendApp(reply);
+    },
+  );
   return app;
 }

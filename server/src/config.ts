@@ -31,6 +31,8 @@ const schema = z.object({
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   /** Trust X-Forwarded-* from a reverse proxy (client IP for the audit log, HTTPS detection). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** The per-address rate limits of platform/rateLimits.ts; off only for test suites that play many users. */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How long an uploaded spreadsheet may take to arrive whole (40 MB in 120 s needs about 3 Mbit/s). */
   UPLOAD_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),

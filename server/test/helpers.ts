@@ -86,6 +86,11 @@ export interface TestAppOptions {
   jobs?: Partial<Pick<JobsOptions, 'definitions' | 'work' | 'schedule' | 'log'>>;
   /** Another app on the same database (a second server instance). */
   connected?: Connected;
+  /**
+   * Off unless asked for: a test file plays many users from one address, far faster than people sign in,
+   * and would be refused 429 by the per-address limits (rate-limits.test.ts turns them on).
+   */
+  rateLimits?: 'on' | 'off';
 }
 
 /** Jobs that tests work poll often and check schedules every second, so a test waits little. */
@@ -105,7 +110,11 @@ export function startTestJobs(connected: Connected, options: TestAppOptions['job
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const connected = options.connected ?? (await testDatabase());
   const { db, kind } = connected;
-  const config = loadConfig({ APP_URL: 'http://paydesk.test', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    APP_URL: 'http://paydesk.test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: options.rateLimits ?? 'off',
+  });
   const jobs = await startTestJobs(connected, options.jobs);
   const app = await buildApp(
     { db, config, mailer: options.mailer ?? new OutboxMailer(), jobs },

@@ -7,6 +7,7 @@ const STATUS = {
   request_timeout: 408,
   conflict: 409,
   locked: 423,
+  too_many_requests: 429,
   busy: 503,
 } as const;
 

@@ -14,6 +14,7 @@ import type { Db } from '../db/connect';
 import { AppError, forbidden } from './errors';
 import type { Jobs } from './jobs';
 import type { Mailer } from './mailer';
+import { type RateLimitName, rateLimitOptions } from './rateLimits';
 import { runAsPublicToken, scopeTransaction } from './scope';
 import { type RequestUser, sessionUser } from './sessions';
 
@@ -89,6 +90,11 @@ export interface RouteSpec<
    * otherwise `input` is the JSON body.
    */
   file?: boolean;
+  /**
+   * The per-address limit counted on this route (platform/rateLimits.ts). A route without a session always has
+   * one: 'publicRoute' unless it names another.
+   */
+  rateLimit?: RateLimitName;
   handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
 
@@ -106,6 +112,7 @@ export interface EndpointRouteSpec<
   scope: Scope;
   query?: Q;
   file?: boolean;
+  rateLimit?: RateLimitName;
   handler: (
     ctx: RouteContext<
       E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>,
@@ -252,6 +259,7 @@ function registerRoute(
   const catalog = catalogs.get(app) ?? [];
   catalogs.set(app, catalog);
   const statementTimeout = String(deps.config.STATEMENT_TIMEOUT_MS);
+  const limit = spec.rateLimit ?? (spec.access === 'public' ? 'publicRoute' : null);
   for (const url of urls) {
     catalog.push({
       method: spec.method,
@@ -267,7 +275,11 @@ function registerRoute(
     app.route({
       method: spec.method,
       url,
-      config: { takesFile: spec.file === true },
+      config: {
+        takesFile: spec.file === true,
+        // Counted from the first hook, before the body is read or the database is touched.
+        ...(limit ? { rateLimit: rateLimitOptions(limit) } : {}),
+      },
       handler: async (req, reply) => {
         const file = Buffer.isBuffer(req.body) ? req.body : null;
         if (file && !spec.file) throw new AppError('bad_request', 'This call does not take a file');

@@ -128,6 +128,11 @@ export function errorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
+/** The server refused the call for coming too often from this address; its message says when to try again. */
+export function isRateLimited(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 429 && error.fromServer;
+}
+
 /** A call whose answer the screen judges by status itself (an import: 200 'Success', anything else 'Fail'). */
 export interface RawAnswer<T> {
   status: number;

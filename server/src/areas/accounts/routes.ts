@@ -41,6 +41,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: accountEndpoints.signin,
     access: 'public',
     scope: 'platform',
+    rateLimit: 'signin',
     handler: async ({ input, db, req, reply }) => {
       const refuse = (status: number, message: string) => {
         reply.code(status);
@@ -182,6 +183,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: accountEndpoints.forgotPassword,
     access: 'public',
     scope: 'platform',
+    rateLimit: 'forgotPassword',
     handler: async ({ input, db, req }) => {
       const user = await findUserByEmail(db, input.email);
       if (user?.active) {
@@ -258,6 +260,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: accountEndpoints.resetPassword,
     access: 'public',
     scope: 'platform',
+    rateLimit: 'resetPassword',
     handler: async ({ input, db, req }) => {
       const reset = await liveReset(db, input.code);
       if (!reset) throw badRequest(INVALID_RESET_LINK);
@@ -283,6 +286,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       endpoint: register,
       access: 'manage_users',
       scope: 'staffOnly',
+      rateLimit: 'registration',
       handler: async ({ input, user, db, req }) => {
         const problem = passwordProblem(input.password);
         if (problem) throw badRequest(problem);

@@ -8,7 +8,7 @@ import {
 import { IconArrowLeft, IconSend } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { call } from '../../app/api';
+import { call, isRateLimited } from '../../app/api';
 import { EmailField } from '../../components/EmailField';
 import { FormAlert } from '../../components/FormAlert';
 import { useZodForm } from '../../components/forms/useZodForm';
@@ -33,8 +33,9 @@ export default function ForgotScreen() {
       const answer = await call(accountEndpoints.forgotPassword, body);
       if (answer.success) setSent(true);
       else setError(FAILURE);
-    } catch {
-      setError(FAILURE);
+    } catch (failure) {
+      // The spec's one failure message, except for a refusal that says when to try again.
+      setError(isRateLimited(failure) ? failure.message : FAILURE);
     }
   });
 

@@ -3,7 +3,7 @@ import { accountEndpoints, PASSWORD_HINT, PASSWORD_MIN_LENGTH, resetPasswordBody
 import { IconArrowLeft, IconLockCheck } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { call, errorMessage } from '../../app/api';
+import { call, errorMessage, isRateLimited } from '../../app/api';
 import { FormAlert } from '../../components/FormAlert';
 import { useZodForm } from '../../components/forms/useZodForm';
 import { FullPageLoader } from '../../components/Loading';
@@ -22,8 +22,12 @@ export default function ResetScreen() {
   const [checked, setChecked] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // The check was refused for coming too often (429): the link may well be good, so it is not called invalid.
+  const [checkRefused, setCheckRefused] = useState<string | null>(null);
+  const [checks, setChecks] = useState(0);
 
   // Spec document 1 §2: the code is checked on load; a failed check goes to /login.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `checks` count is the user asking to check again.
   useEffect(() => {
     let current = true;
     const leave = () => {
@@ -32,15 +36,19 @@ export default function ResetScreen() {
     if (code === '') {
       leave();
     } else {
+      setCheckRefused(null);
       call(accountEndpoints.checkResetPassword, { code }).then(
         (answer) => (answer.success ? current && setChecked(true) : leave()),
-        leave,
+        (failure) => {
+          if (!isRateLimited(failure)) leave();
+          else if (current) setCheckRefused(failure.message);
+        },
       );
     }
     return () => {
       current = false;
     };
-  }, [code, navigate]);
+  }, [code, navigate, checks]);
 
   useEffect(() => {
     if (!done) return;
@@ -68,6 +76,21 @@ export default function ResetScreen() {
     }
   });
 
+  if (checkRefused)
+    return (
+      <PublicLayout title="Choose a new password" description="Your reset link could not be checked yet.">
+        <Stack gap="md">
+          <FormAlert kind="error">{checkRefused}</FormAlert>
+          <Button variant="light" onClick={() => setChecks((n) => n + 1)}>
+            Check the link again
+          </Button>
+          <Anchor component={Link} to="/login" fz="sm">
+            <IconArrowLeft size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
+            Back to sign in
+          </Anchor>
+        </Stack>
+      </PublicLayout>
+    );
   if (!checked) return <FullPageLoader label="Checking your reset link…" />;
 
   return (
