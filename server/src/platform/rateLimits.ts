@@ -46,9 +46,14 @@ export const RATE_LIMITS = {
    */
   registration: { max: 10, windowMs: MINUTE, counted: 'attempts' },
   /**
-   * Every other call without a session: the session probe (which the web app makes on each page it opens,
-   * so it must allow a busy user and a few colleagues behind the same address), sign-out, the reset-link
-   * check, the API reference, and the coming single-purpose-token pages.
+   * The session probe, which the web app makes on each page it opens: one indexed read of the cookie's
+   * session. An office behind one address (every colleague opening pages) must not be refused; a 429 here
+   * keeps the user signed in on the web (session.tsx).
+   */
+  sessionProbe: { max: 600, windowMs: MINUTE, counted: 'requests' },
+  /**
+   * Every other call without a session: sign-out, the reset-link check, the API reference, and the coming
+   * single-purpose-token pages.
    */
   publicRoute: { max: 120, windowMs: MINUTE, counted: 'requests' },
   /**

@@ -1,9 +1,18 @@
 import type { SessionUser } from '@paydesk/domain/contracts/account';
 import { accountRefs } from '@paydesk/domain/contracts/accountPaths';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useNavigate } from 'react-router';
-import { call, setSessionEndedHandler } from './api';
+import { ApiError, call, setSessionEndedHandler } from './api';
 
 /** What the login page may show when the app sent the user there (idle sign-out, changed password). */
 export interface LoginNotice {
@@ -27,6 +36,8 @@ const SessionContext = createContext<SessionContextValue | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<SessionUser | null>(null);
+  const current = useRef(user);
+  current.current = user;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
@@ -48,7 +59,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const confirmed = answer.signedIn ? answer.user : null;
       setUser(confirmed);
       return confirmed;
-    } catch {
+    } catch (error) {
+      // Too many requests from this address (an office behind one) says nothing about the session: whoever
+      // is signed in stays signed in, and the next check asks again.
+      if (error instanceof ApiError && error.status === 429) return current.current;
       setUser(null);
       return null;
     }

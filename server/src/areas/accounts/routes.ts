@@ -121,6 +121,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: accountEndpoints.session,
     access: 'public',
     scope: 'platform',
+    rateLimit: 'sessionProbe',
     handler: async ({ db, req, reply }) => {
       const user = await sessionUser(db, req, reply);
       return user ? { signedIn: true as const, user: toSessionUser(user) } : { signedIn: false as const };
