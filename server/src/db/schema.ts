@@ -29,6 +29,9 @@ export interface Database {
   selfserve_rows: Record<string, unknown> & { month: DateOnly; merchant_id: number; partner_id: number };
   signin_throttle: SigninThrottleTable;
   documents: DocumentsTable;
+  demo_state: DemoStateTable;
+  demo_merchant_params: DemoMerchantParamsTable;
+  demo_applications: { key: string; application_id: number };
 }
 
 /** timestamptz with a default: optional on insert. */
@@ -140,6 +143,29 @@ export interface SigninThrottleTable {
   window_started_at: Timestamp;
   locked_until: NullableTimestamp;
 }
+/** The live demo's marker: present only in a database the seed filled. See db/seed/live.ts. */
+export interface DemoStateTable {
+  only_row: Generated<boolean>;
+  seed: number;
+  scale: string;
+  seeded_at: RequiredTimestamp;
+  caught_up_to: RequiredTimestamp;
+}
+
+/** What the generator drew for a demo merchant, to continue it on later days. */
+export interface DemoMerchantParamsTable {
+  merchant_id: number;
+  activates_on: DateOnly | null;
+  closes_on: DateOnly;
+  base: number;
+  ticket: number;
+  cb_rate: number;
+  refund_rate: number;
+  trend: number;
+  margin_bps: number;
+  ic_rate: number;
+}
+
 export type NewPartner = Insertable<PartnersTable>;
 
 export interface MccCodesTable {

@@ -22,6 +22,7 @@ import * as approvalGoalsInternal from './2026_11_21_0020_approval_goals_interna
 import * as partnerStaffAndPublicRole from './2026_11_22_0001_partner_staff_and_public_role';
 import * as signinThrottle from './2026_11_22_0002_signin_throttle';
 import * as documents from './2026_11_22_0003_documents';
+import * as demoState from './2026_11_22_0004_demo_state';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_partner_staff_and_public_role': partnerStaffAndPublicRole,
   '2026_11_22_0002_signin_throttle': signinThrottle,
   '2026_11_22_0003_documents': documents,
+  '2026_11_22_0004_demo_state': demoState,
 };
