@@ -319,6 +319,49 @@ describe('a database without demo data', () => {
   });
 });
 
+describe('merchants the generator did not make', () => {
+  it('are left as they are in a demo database: no days, closures or income rewritten, their month records kept', async () => {
+    const { db, close } = await testDatabase();
+    try {
+      const seeded = await seededAt(db);
+      const month = monthStart(seeded);
+      // An active merchant made "imported": no generator parameters, and this month a record without days.
+      const m = await one<{ id: number }>(
+        db,
+        sql`select a.merchant_id as id from merchant_monthly a join merchants m on m.id = a.merchant_id
+            where a.month = ${month}::date and a.volume > 0 and m.closed_on is null
+            order by a.merchant_id limit 1`,
+      );
+      await db.deleteFrom('demo_merchant_params').where('merchant_id', '=', m.id).execute();
+      await db
+        .deleteFrom('merchant_daily')
+        .where('merchant_id', '=', m.id)
+        .where('day', '>=', month)
+        .execute();
+      await db
+        .updateTable('merchant_monthly')
+        .set({ volume: '1234.56', transactions: 7 })
+        .where('merchant_id', '=', m.id)
+        .where('month', '=', month)
+        .execute();
+      const mine = (id: number) =>
+        one<{ merchant: string; monthly: string; income: string; days: number }>(
+          db,
+          sql`select (select (to_jsonb(x))::text from merchants x where id = ${id}) as merchant,
+                     (select string_agg(to_jsonb(a)::text, '|' order by month) from merchant_monthly a where merchant_id = ${id}) as monthly,
+                     (select string_agg(to_jsonb(i)::text, '|' order by month) from merchant_income i where merchant_id = ${id}) as income,
+                     (select count(*)::int from merchant_daily where merchant_id = ${id}) as days`,
+        );
+      const before = await mine(m.id);
+      const report = await catchUp(db, after(seeded, 3, '20:00'));
+      expect(report.activityRows).toBeGreaterThan(0);
+      expect(await mine(m.id)).toEqual(before);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('a long absence', () => {
   it(`catches up at most ${MAX_DAYS_PER_RUN} days a run, says more remains, and crosses month ends consistently`, async () => {
     const { db, close } = await testDatabase();

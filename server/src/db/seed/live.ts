@@ -277,28 +277,36 @@ export async function catchUpLiveDemo(db: Db, now: Date, options: Options = {}):
   const merchantsChange: SourceChange = { table: 'merchants', ids: changedMerchants };
 
   if (completed.length > 0 || openedIds.length > 0) {
+    // Only the demo merchants' months are named: a month of an imported merchant without days is a record,
+    // which a re-sum from days would set to zero.
+    const withDays =
+      completed.length === 0
+        ? []
+        : (
+            await sql<{ id: number }>`
+              select distinct d.merchant_id as id from merchant_daily d
+              join demo_merchant_params dp on dp.merchant_id = d.merchant_id
+              where d.day between ${completed[0]}::date and ${completed[completed.length - 1]}::date`.execute(
+              db,
+            )
+          ).rows.map((r) => r.id);
     // Months re-summed from their days, then their income recomputed from the new sums: income is read
     // by the derived tables too, so each step is refreshed in turn.
     await refreshDerived(
       db,
-      { table: 'merchant_daily', days: completed },
+      { table: 'merchant_daily', days: completed, merchantIds: withDays },
       { table: 'merchant_monthly', months, merchantIds: openedIds },
       merchantsChange,
     );
-    const where =
-      completed.length > 0
-        ? `a.month = any(array[${months.map((m) => `'${m}'`).join(', ')}]::date[])`
-        : `a.month = any(array[${months.map((m) => `'${m}'`).join(', ')}]::date[]) and a.merchant_id = any(array[${openedIds.join(', ')}]::int[])`;
+    const recomputed = [...new Set([...withDays, ...openedIds])];
+    const where = `a.month = any(array[${months.map((m) => `'${m}'`).join(', ')}]::date[])
+      and a.merchant_id = any(array[${recomputed.join(', ')}]::int[])`;
     await sql
       .raw(`delete from merchant_income i using merchant_monthly a, demo_merchant_params dp
       where i.merchant_id = a.merchant_id and i.month = a.month and dp.merchant_id = a.merchant_id and ${where}`)
       .execute(db);
     await generateIncome(db, { params: 'demo_merchant_params', where });
-    await refreshDerived(db, {
-      table: 'merchant_income',
-      months,
-      ...(completed.length > 0 ? {} : { merchantIds: openedIds }),
-    });
+    await refreshDerived(db, { table: 'merchant_income', months, merchantIds: recomputed });
     report.months = months;
   } else {
     await refreshDerived(db, merchantsChange);
