@@ -5,7 +5,7 @@ import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
-import { jobDefinitions } from './jobs';
+import { jobDefinitionsFor, liveDemoJob } from './jobs';
 import { randomToken } from './platform/crypto';
 import { Jobs } from './platform/jobs';
 import { type Mailer, OutboxMailer, SmtpMailer } from './platform/mailer';
@@ -58,7 +58,11 @@ const jobLog = {
   error: (obj: unknown, msg?: string) => app.log.error(obj, msg),
 };
 // Started before the app takes requests, which may queue jobs; jobs log through the app's logger.
-const jobs = await Jobs.start({ connected, definitions: jobDefinitions(), log: jobLog });
+const definitions = await jobDefinitionsFor(db);
+const jobs = await Jobs.start({ connected, definitions, log: jobLog });
+// The live demo catches up at once (days the server was off, today so far), then every five minutes.
+const liveDemo = definitions.includes(liveDemoJob);
+if (liveDemo) await jobs.send(liveDemoJob, {});
 const app = await buildApp({ db, config, mailer, jobs }, { logger: { level: config.LOG_LEVEL } });
 await app.listen({ port: config.PORT, host: config.HOST });
 
@@ -68,6 +72,7 @@ const lines = [
   `PayDesk is running at ${config.appUrl}`,
   `  database: ${database}`,
   `  e-mail:   ${mailer.kind === 'smtp' ? 'SMTP (SMTP_URL)' : 'local outbox (sign in as admin, open Outbox)'}`,
+  `  jobs:     background jobs in the database (admin: Jobs)${liveDemo ? '; the live demo adds today’s data every 5 minutes' : ''}`,
 ];
 if (demoPassword) {
   lines.push('', `Demo sign-ins (password for all: ${demoPassword}):`);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { type Connected, connect, type Db } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
-import { jobDefinitions } from '../src/jobs';
+import { jobDefinitions, jobDefinitionsFor, liveDemoJob } from '../src/jobs';
 import { defineJob, type Jobs } from '../src/platform/jobs';
 import { installJobSchema } from './databases';
 import { createJobRowsTable, rowsJob } from './fixtures/testJobs';
@@ -276,6 +276,33 @@ describe('a job on this database', () => {
     } finally {
       await jobs.stop();
       await sql`select pgboss.delete_queue('test.scheduled')`.execute(t.db).catch(() => undefined);
+    }
+  });
+});
+
+describe('the live demo as a job', () => {
+  it('is declared on the demo database only, and carries the data on to now', async () => {
+    const t = await testApp();
+    const empty = await (await import('./helpers')).migratedDatabase();
+    try {
+      expect((await jobDefinitionsFor(empty.db)).map((d) => d.name)).not.toContain('demo.catch-up');
+      const definitions = await jobDefinitionsFor(t.db);
+      expect(definitions).toContain(liveDemoJob);
+      const jobs = await startTestJobs(t.connected, { work: true, definitions });
+      try {
+        const before = Date.now();
+        const id = await jobs.send(liveDemoJob, {});
+        const done = await finished(t.db, id);
+        expect(done.state).toBe('completed');
+        expect(String(done.output?.result)).toMatch(/^(Caught up \d+ days?|Already up to date)/);
+        const state = await t.db.selectFrom('demo_state').select('caught_up_to').executeTakeFirstOrThrow();
+        expect(new Date(state.caught_up_to).getTime()).toBeGreaterThanOrEqual(before);
+      } finally {
+        await jobs.stop();
+      }
+    } finally {
+      await empty.close();
+      await t.close();
     }
   });
 });

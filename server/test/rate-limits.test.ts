@@ -178,11 +178,7 @@ describe('public routes and unknown paths', () => {
 
   it('gives every route without a session a limit', async () => {
     const client = new Client(t.app, freshAddress());
-    for (const url of [
-      '/api/openapi.json',
-      accountPaths.signout,
-      accountPaths.checkResetPassword,
-    ]) {
+    for (const url of ['/api/openapi.json', accountPaths.signout, accountPaths.checkResetPassword]) {
       const res = url.endsWith('.json') ? await client.get(url) : await client.post(url, { code: 'x' });
       expect(res.headers['x-ratelimit-limit'], url).toBeDefined();
     }

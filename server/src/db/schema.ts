@@ -30,6 +30,9 @@ export interface Database {
   signin_throttle: SigninThrottleTable;
   documents: DocumentsTable;
   job_progress: JobProgressTable;
+  demo_state: DemoStateTable;
+  demo_merchant_params: DemoMerchantParamsTable;
+  demo_applications: { key: string; application_id: number };
 }
 
 /** What a running job last reported (platform/jobs.ts); the job itself is in pg-boss's schema. */
@@ -149,6 +152,29 @@ export interface SigninThrottleTable {
   window_started_at: Timestamp;
   locked_until: NullableTimestamp;
 }
+/** The live demo's marker: present only in a database the seed filled. See db/seed/live.ts. */
+export interface DemoStateTable {
+  only_row: Generated<boolean>;
+  seed: number;
+  scale: string;
+  seeded_at: RequiredTimestamp;
+  caught_up_to: RequiredTimestamp;
+}
+
+/** What the generator drew for a demo merchant, to continue it on later days. */
+export interface DemoMerchantParamsTable {
+  merchant_id: number;
+  activates_on: DateOnly | null;
+  closes_on: DateOnly;
+  base: number;
+  ticket: number;
+  cb_rate: number;
+  refund_rate: number;
+  trend: number;
+  margin_bps: number;
+  ic_rate: number;
+}
+
 export type NewPartner = Insertable<PartnersTable>;
 
 export interface MccCodesTable {

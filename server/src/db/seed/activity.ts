@@ -35,11 +35,17 @@ export interface ActivityWindow {
 }
 
 /**
- * Activity from the generator's per-merchant parameters (table seed_params): daily rows for the recent
- * window, and monthly rows for all history where months inside the window are the sums of their days, so
- * a merchant's volume agrees between daily and monthly screens.
+ * Daily activity from `params` (a relation with each merchant's merchant_id, partner_id, ticket, cb_rate,
+ * refund_rate, base, trend and its active_from..active_to days) for the days from..to it was active. The noise
+ * is keyed by merchant and day, so a day's rows are the same whenever they are made.
  */
-export async function generateActivity(db: Db, seed: number, w: ActivityWindow): Promise<void> {
+export async function insertDailyActivity(
+  db: Db,
+  seed: number,
+  params: string,
+  from: string,
+  to: string,
+): Promise<void> {
   const h = md5Of(seed, "'d'", 'p.merchant_id::text', 'd::date::text');
   await sql
     .raw(`
@@ -56,14 +62,23 @@ export async function generateActivity(db: Db, seed: number, w: ActivityWindow):
                  * power(1 + p.trend, (d::date - p.active_from) / 365.0)
                  * (0.55 + 0.9 * ${uniform(h, 1)}) as vol,
                ${uniform(h, 2)} as u2, ${uniform(h, 3)} as u3, ${uniform(h, 4)} as u4
-        from seed_params p
-        cross join lateral generate_series(greatest(p.active_from, date '${w.dailyFrom}'),
-                                           least(p.active_to, date '${w.lastDay}'), interval '1 day') d
+        from ${params} p
+        cross join lateral generate_series(greatest(p.active_from, date '${from}'),
+                                           least(p.active_to, date '${to}'), interval '1 day') d
         left join holidays hol on hol.day = d::date
         where p.active_from is not null
     `,
     )}`)
     .execute(db);
+}
+
+/**
+ * Activity from the generator's per-merchant parameters (table seed_params): daily rows for the recent
+ * window, and monthly rows for all history where months inside the window are the sums of their days, so
+ * a merchant's volume agrees between daily and monthly screens.
+ */
+export async function generateActivity(db: Db, seed: number, w: ActivityWindow): Promise<void> {
+  await insertDailyActivity(db, seed, 'seed_params', w.dailyFrom, w.lastDay);
 
   // Months before the daily window: one synthesized row per month the merchant was open.
   const m = md5Of(seed, "'m'", 'p.merchant_id::text', 'mon::date::text');
@@ -113,9 +128,13 @@ export async function generateActivity(db: Db, seed: number, w: ActivityWindow):
 /**
  * Income per merchant-month, from its activity: interchange and card-brand fees pass through with a thin
  * margin, the markup (basis points, per item, monthly fee) is the income; the ISO is paid its rev share of
- * the net. gross − expenses = net exactly.
+ * the net. gross − expenses = net exactly. `only.params` names the merchants' parameters (the seed's, or the
+ * live demo's demo_merchant_params) and `only.where` limits the merchant-months (of merchant_monthly `a`).
  */
-export async function generateIncome(db: Db): Promise<void> {
+export async function generateIncome(
+  db: Db,
+  only: { params: string; where?: string } = { params: 'seed_params' },
+): Promise<void> {
   await sql
     .raw(`
     insert into merchant_income (merchant_id, partner_id, month, gross, net, expenses, payouts,
@@ -133,15 +152,24 @@ export async function generateIncome(db: Db): Promise<void> {
                    + (a.volume * p.ic_rate::numeric * 0.004) + (a.volume * 0.0002), 2) as gross,
              round(a.volume * 0.0005 + a.transactions * 0.025 + 2.50, 2) as expenses
       from merchant_monthly a
-      join seed_params p on p.merchant_id = a.merchant_id
+      join ${only.params} p on p.merchant_id = a.merchant_id
       join merchants mer on mer.id = a.merchant_id
       join groups g on g.group_id = mer.group_id
+      ${only.where ? `where ${only.where}` : ''}
     ) x`)
     .execute(db);
 }
 
-/** Residual statements per merchant-month from January 2021 to two months before the current one. */
-export async function generateResiduals(db: Db, seed: number, lastMonth: string): Promise<void> {
+/**
+ * Residual statements per merchant-month of the demo merchants from January 2021 (or `firstMonth`) to
+ * `lastMonth`: the seed makes them to two months before the current one.
+ */
+export async function generateResiduals(
+  db: Db,
+  seed: number,
+  lastMonth: string,
+  firstMonth = '2021-01-01',
+): Promise<void> {
   const h = md5Of(seed, "'r'", 'i.merchant_id::text', 'i.month::text');
   await sql
     .raw(`
@@ -171,14 +199,23 @@ export async function generateResiduals(db: Db, seed: number, lastMonth: string)
       join merchants m on m.id = i.merchant_id
       join groups g on g.group_id = m.group_id
       join partners pa on pa.id = i.partner_id
-      where i.month >= date '2021-01-01' and i.month <= date '${lastMonth}'
+      join demo_merchant_params dp on dp.merchant_id = i.merchant_id
+      where i.month >= date '${firstMonth}' and i.month <= date '${lastMonth}'
     ) x
     order by month, processor, mid`)
     .execute(db);
 }
 
-/** A sprinkle of adjustments: equipment, PCI and chargeback fees and credits on about 2 % of merchant-months. */
-export async function generateAdjustments(db: Db, seed: number, lastMonth: string): Promise<void> {
+/**
+ * A sprinkle of adjustments on the demo merchants: equipment, PCI and chargeback fees and credits on about
+ * 2 % of merchant-months, over the same months as the residuals.
+ */
+export async function generateAdjustments(
+  db: Db,
+  seed: number,
+  lastMonth: string,
+  firstMonth = '2021-01-01',
+): Promise<void> {
   const h = md5Of(seed, "'a'", 'a.merchant_id::text', 'a.month::text');
   await sql
     .raw(`
@@ -189,6 +226,7 @@ export async function generateAdjustments(db: Db, seed: number, lastMonth: strin
            case when ${uniform(h, 2)} >= 0.6 and ${uniform(h, 2)} < 0.8 then -1 else 1 end * round((10 + 140 * ${uniform(h, 3)})::numeric, 2)
     from merchant_monthly a
     join merchants m on m.id = a.merchant_id
-    where a.month >= date '2021-01-01' and a.month <= date '${lastMonth}' and ${uniform(h, 1)} < 0.02`)
+    join demo_merchant_params dp on dp.merchant_id = a.merchant_id
+    where a.month >= date '${firstMonth}' and a.month <= date '${lastMonth}' and ${uniform(h, 1)} < 0.02`)
     .execute(db);
 }

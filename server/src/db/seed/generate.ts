@@ -34,9 +34,9 @@ export type Scale = keyof typeof SCALES;
 export const DEFAULT_SEED = 20160501;
 export const HISTORY_START = '2016-05-01';
 
-const DAY = 86_400_000;
-const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
-const isoDay = (n: number) => new Date(n * DAY).toISOString().slice(0, 10);
+export const DAY = 86_400_000;
+export const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
+export const isoDay = (n: number) => new Date(n * DAY).toISOString().slice(0, 10);
 
 const PROFILE_MIX = { items: ['Traditional', 'PayLo', 'High Risk'] as const, weights: [58, 32, 10] };
 const BANK_MIX = {
@@ -60,7 +60,7 @@ const ATTRITION: Record<string, number> = {
 /** Markup in basis points over pass-through costs, by profile. */
 const MARGIN_BPS: Record<string, number> = { Traditional: 42, PayLo: 95, 'High Risk': 160, Unassigned: 38 };
 
-interface GroupRow {
+export interface GroupRow {
   partner_id: number;
   group_sf_id: string;
   group_name: string;
@@ -73,7 +73,7 @@ interface GroupRow {
   effective_date: string;
 }
 
-interface SeededPartner {
+export interface SeededPartner {
   id: number;
   account_name: string;
   date_signed: string | null;
@@ -173,7 +173,6 @@ export async function generateMerchantData(
 
     // ISO sizes follow a long tail; the in-house partners are mid-sized.
     const isoWeights = partners.map((p, i) => (p.in_house ? 0.08 : 1 / (i + 1) ** 1.05));
-    const isoTable = new WeightedTable(partners, isoWeights);
 
     // Groups: one to five per ISO, each with its bank, profile and rev share.
     const groups: GroupRow[] = [];
@@ -210,115 +209,40 @@ export async function generateMerchantData(
     await insertAll(trx, 'groups', groups);
     log(`  ${groups.length} groups`);
 
-    const mccTable = new WeightedTable(
-      MCCS,
-      MCCS.map((m) => m.weight),
-    );
-    const highRiskMccs = MCCS.filter((m) => HIGH_RISK_MCCS.includes(m.code));
-    const stateTable = new WeightedTable(
-      STATES,
-      STATES.map(([, pop]) => pop),
-    );
+    const ctx = drawContext(partners, groupsByPartner);
     const historyStartN = dayNumber(HISTORY_START);
+    const earliestFor = (partner: SeededPartner) =>
+      Math.max(historyStartN, dayNumber(partner.date_signed ?? HISTORY_START) + 30);
 
     // Merchants, their approved applications and their activity parameters.
     const merchants: Record<string, unknown>[] = [];
     const params: Record<string, unknown>[] = [];
     const apps: Record<string, unknown>[] = [];
     for (let i = 0; i < size.merchants; i++) {
-      const partner = isoTable.pick(random);
-      const group = random.pick(groupsByPartner.get(partner.id) ?? []);
-      const profile = random.chance(0.08) ? 'Unassigned' : group.profile;
-      const bank = group.bank;
-      const mcc: Mcc =
-        profile === 'High Risk' && random.chance(0.6) ? random.pick(highRiskMccs) : mccTable.pick(random);
-      const earliest = Math.max(historyStartN, dayNumber(partner.date_signed ?? HISTORY_START) + 30);
-      // More merchants join in later years: the book grows.
-      const approvedN = Math.min(
+      const d = drawMerchant(random, ctx, {
+        tag: String(i),
+        midSerial: String(i + 1).padStart(7, '0'),
         todayN,
-        earliest + Math.floor(random.next() ** 0.75 * (todayN - earliest + 1)),
-      );
-      const submittedN = approvedN - random.int(1, 14);
-      const activated = random.chance(0.93) ? approvedN + random.int(2, 40) : null;
-      const activatedN = activated !== null && activated < todayN ? activated : null;
-      const hazard = (ATTRITION[profile] ?? 0.015) * (activatedN === null ? 4 : 1);
-      const lifeMonths = Math.ceil(Math.log(Math.max(random.next(), 1e-9)) / Math.log(1 - hazard));
-      const closedCandidate = approvedN + lifeMonths * 30 + random.int(0, 29);
-      const closedN = closedCandidate < todayN ? closedCandidate : null;
-      const [state, , cities] = stateTable.pick(random);
-      const [city, zip3] = random.pick(cities);
-      const words = BUSINESS_WORDS[mcc.kind];
-      const dba = random.chance(0.25)
-        ? `${random.pick(LAST_NAMES)}'s ${random.pick(words.nouns)}`
-        : `${random.pick(PLACE_WORDS)} ${random.pick(words.nouns)}`;
-      const suffix = random.pick(words.suffixes);
-      const mid = `${MID_PREFIX[bank] ?? '9999'}${String(i + 1).padStart(7, '0')}${random.digits(5)}`;
-      const domain = `${slug(dba)}${i}.example`;
-      merchants.push({
-        mid,
-        dba,
-        legal_name: random.chance(0.2)
-          ? `${random.pick(LAST_NAMES)} Holdings LLC`
-          : `${dba}${suffix ? ` ${suffix}` : ' LLC'}`,
-        partner_id: partner.id,
-        group_id: group.group_id,
-        profile,
-        sponsor_bank: bank,
-        association_number: group.association_number,
-        mcc: mcc.code,
-        status: closedN === null ? 'Open' : 'Closed',
-        email: `owner@${domain}`,
-        phone: `(${random.int(201, 989)}) ${random.int(200, 989)}-${random.digits(4)}`,
-        cb_email: random.chance(0.7) ? `chargebacks@${domain}` : null,
-        address: `${random.int(1, 9999)} ${random.pick(PLACE_WORDS)} ${random.pick(['St', 'Ave', 'Rd', 'Blvd', 'Way', 'Ln'])}`,
-        city,
-        state,
-        zip: `${zip3}${random.digits(2)}`,
-        funding: random.chance(bank === 'CBCAL' ? 0.45 : 0.2) ? 'Next Day' : 'Standard',
-        opened_on: isoDay(approvedN),
-        approved_on: isoDay(approvedN),
-        activated_on: activatedN === null ? null : isoDay(activatedN),
-        closed_on: closedN === null ? null : isoDay(closedN),
-        rm: partner.rm,
-        underwriter: random.pick(STAFF.underwriters),
-        sales_rep: `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`,
+        // More merchants join in later years: the book grows.
+        approvedDay: (partner) => {
+          const earliest = earliestFor(partner);
+          return Math.min(todayN, earliest + Math.floor(random.next() ** 0.75 * (todayN - earliest + 1)));
+        },
+        stamp: (n) => stamp(random, n, now),
       });
-      const sizeFactor = profile === 'PayLo' ? 0.55 : profile === 'High Risk' ? 1.4 : 1;
+      merchants.push(d.merchant);
       params.push({
         merchant_index: i,
-        partner_id: partner.id,
-        opened_on: isoDay(approvedN),
-        open_to: isoDay(closedN ?? todayN),
-        active_from: activatedN === null ? null : isoDay(activatedN),
-        active_to: activatedN === null ? null : isoDay(Math.min(closedN ?? todayN - 1, todayN - 1)),
-        base: Math.round(mcc.volume * sizeFactor * random.logNormal(1, 0.75)),
-        ticket: Math.max(3, Math.round(mcc.ticket * random.logNormal(1, 0.25) * 100) / 100),
-        cb_rate: profile === 'High Risk' ? 0.004 + random.next() * 0.008 : 0.0002 + random.next() * 0.0009,
-        refund_rate:
-          mcc.kind === 'retail' || mcc.kind === 'online'
-            ? 0.015 + random.next() * 0.03
-            : 0.004 + random.next() * 0.01,
-        trend: Math.max(-0.25, Math.min(0.35, 0.03 + 0.09 * random.normal())),
-        margin_bps: Math.max(10, Math.round((MARGIN_BPS[profile] ?? 40) * random.logNormal(1, 0.2))),
-        ic_rate:
-          Math.round((0.016 + Math.min(0.007, 8 / mcc.ticket / 100) + random.next() * 0.003) * 100000) /
-          100000,
+        partner_id: d.merchant.partner_id,
+        opened_on: isoDay(d.approvedN),
+        open_to: isoDay(d.closedN ?? todayN),
+        active_from: d.activatedN === null ? null : isoDay(d.activatedN),
+        active_to: d.activatedN === null ? null : isoDay(Math.min(d.closedN ?? todayN - 1, todayN - 1)),
+        ...d.params,
+        activates_on: d.activatesN === null ? null : isoDay(d.activatesN),
+        closes_on: isoDay(d.closesN),
       });
-      apps.push({
-        merchant_index: i,
-        partner_id: partner.id,
-        group_id: group.group_id,
-        dba,
-        profile,
-        sponsor_bank: bank,
-        status: 'Approved',
-        pending_level: null,
-        submitted_at: stamp(random, submittedN, now),
-        approved_at: stamp(random, approvedN, now),
-        closed_at: closedN === null ? null : stamp(random, closedN, now),
-        underwriter: random.pick(STAFF.underwriters),
-        rm: partner.rm,
-      });
+      apps.push({ merchant_index: i, ...d.application });
     }
     const merchantIds = await insertAll<{ id: number }>(trx, 'merchants', merchants, ['id']);
     log(`  ${merchantIds.length} merchants`);
@@ -326,28 +250,19 @@ export async function generateMerchantData(
     // Applications that did not become merchants: declined and withdrawn through history, pending lately.
     const pendingCount = Math.max(20, Math.round(size.merchants * 0.015));
     for (let i = apps.length; i < size.applications; i++) {
-      const partner = isoTable.pick(random);
-      const group = random.pick(groupsByPartner.get(partner.id) ?? []);
       const pending = i - size.merchants < pendingCount;
-      const earliest = Math.max(historyStartN, dayNumber(partner.date_signed ?? HISTORY_START) + 30);
-      const submittedN = pending
-        ? todayN - Math.floor(random.next() ** 1.3 * 120)
-        : Math.min(todayN, earliest + Math.floor(random.next() ** 0.75 * (todayN - earliest + 1)));
-      const kind = MCCS[random.int(0, MCCS.length - 1)]?.kind ?? 'retail';
       apps.push({
         merchant_index: null,
-        partner_id: partner.id,
-        group_id: group.group_id,
-        dba: `${random.pick(PLACE_WORDS)} ${random.pick(BUSINESS_WORDS[kind].nouns)}`,
-        profile: random.chance(0.08) ? 'Unassigned' : group.profile,
-        sponsor_bank: group.bank,
-        status: pending ? 'Pending' : random.chance(0.75) ? 'Declined' : 'Withdrawn',
-        pending_level: pending ? random.weighted([1, 2, 3], [50, 32, 18]) : null,
-        submitted_at: stamp(random, submittedN, now),
-        approved_at: null,
-        closed_at: null,
-        underwriter: random.pick(STAFF.underwriters),
-        rm: partner.rm,
+        ...drawApplication(random, ctx, {
+          pending,
+          submittedDay: (partner) => {
+            const earliest = earliestFor(partner);
+            return pending
+              ? todayN - Math.floor(random.next() ** 1.3 * 120)
+              : Math.min(todayN, earliest + Math.floor(random.next() ** 0.75 * (todayN - earliest + 1)));
+          },
+          stamp: (n) => stamp(random, n, now),
+        }),
       });
     }
     const appRows = apps.map(({ merchant_index, ...a }) => ({
@@ -359,7 +274,8 @@ export async function generateMerchantData(
 
     await sql`create temporary table seed_params (
       merchant_id integer primary key, partner_id integer, opened_on date, open_to date, active_from date, active_to date,
-      base float8, ticket float8, cb_rate float8, refund_rate float8, trend float8, margin_bps float8, ic_rate float8
+      base float8, ticket float8, cb_rate float8, refund_rate float8, trend float8, margin_bps float8, ic_rate float8,
+      activates_on date, closes_on date
     ) on commit drop`.execute(trx);
     await insertAll(
       trx,
@@ -370,6 +286,11 @@ export async function generateMerchantData(
       })),
     );
 
+    // What the live demo continues the merchants from (see live.ts); the residuals are the demo merchants'.
+    await sql`insert into demo_merchant_params (merchant_id, activates_on, closes_on, base, ticket, cb_rate,
+        refund_rate, trend, margin_bps, ic_rate)
+      select merchant_id, activates_on, closes_on, base, ticket, cb_rate, refund_rate, trend, margin_bps, ic_rate
+      from seed_params`.execute(trx);
     await generateActivity(trx, seed, window);
     log('  activity');
     await generateIncome(trx);
@@ -383,6 +304,12 @@ export async function generateMerchantData(
     await goalsAndBudgets(trx, now);
     await rebuildAll(trx);
     log('  rollups and Self Serve rows');
+
+    // The marker of a demo database (see live.ts).
+    await trx
+      .insertInto('demo_state')
+      .values({ seed, scale: options.scale, seeded_at: now, caught_up_to: now })
+      .execute();
   });
   // Fresh tables: set the visibility map (index-only counts) and the planner's statistics.
   await sql`vacuum analyze`.execute(db);
@@ -391,6 +318,173 @@ export async function generateMerchantData(
     merchants: size.merchants,
     applications: size.applications,
     seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+}
+
+/** What drawing a merchant or an application needs: the ISOs by weight, their groups, the weighted tables. */
+export interface DrawContext {
+  isoTable: WeightedTable<SeededPartner>;
+  groupsByPartner: ReadonlyMap<number, readonly GroupRow[]>;
+  mccTable: WeightedTable<Mcc>;
+  highRiskMccs: readonly Mcc[];
+  stateTable: WeightedTable<(typeof STATES)[number]>;
+}
+
+/** `partners` in the order the seed made them: an ISO's weight follows its rank. */
+export function drawContext(
+  partners: readonly SeededPartner[],
+  groupsByPartner: ReadonlyMap<number, readonly GroupRow[]>,
+): DrawContext {
+  return {
+    // ISO sizes follow a long tail; the in-house partners are mid-sized.
+    isoTable: new WeightedTable(
+      partners,
+      partners.map((p, i) => (p.in_house ? 0.08 : 1 / (i + 1) ** 1.05)),
+    ),
+    groupsByPartner,
+    mccTable: new WeightedTable(
+      MCCS,
+      MCCS.map((m) => m.weight),
+    ),
+    highRiskMccs: MCCS.filter((m) => HIGH_RISK_MCCS.includes(m.code)),
+    stateTable: new WeightedTable(
+      STATES,
+      STATES.map(([, pop]) => pop),
+    ),
+  };
+}
+
+/**
+ * One merchant and its approved application, drawn in a fixed order from `random`. `todayN` is the day the
+ * data stops: an activation or closing drawn on or after it has not happened yet (activatedN, closedN are
+ * null) but stays planned (activatesN, closesN) for the live demo to carry out.
+ */
+export function drawMerchant(
+  random: Random,
+  ctx: DrawContext,
+  o: {
+    /** Makes the merchant's e-mail domain unique. */
+    tag: string;
+    /** The seven digits after the bank's prefix of the MID. */
+    midSerial: string;
+    todayN: number;
+    /**
+     * Up to which day an activation counts for the closing hazard (a merchant not active by then closes like
+     * one that never activates): the seed's today; the live demo, which draws a merchant on its approval
+     * day, counts the activation it plans.
+     */
+    hazardAsOf?: number;
+    approvedDay: (partner: SeededPartner) => number;
+    stamp: (day: number) => Date;
+  },
+) {
+  const partner = ctx.isoTable.pick(random);
+  const group = random.pick(ctx.groupsByPartner.get(partner.id) ?? []);
+  const profile = random.chance(0.08) ? 'Unassigned' : group.profile;
+  const bank = group.bank;
+  const mcc: Mcc =
+    profile === 'High Risk' && random.chance(0.6) ? random.pick(ctx.highRiskMccs) : ctx.mccTable.pick(random);
+  const approvedN = o.approvedDay(partner);
+  const submittedN = approvedN - random.int(1, 14);
+  const activatesN = random.chance(0.93) ? approvedN + random.int(2, 40) : null;
+  const activatedN = activatesN !== null && activatesN < o.todayN ? activatesN : null;
+  const activeForHazard = activatesN !== null && activatesN < (o.hazardAsOf ?? o.todayN);
+  const hazard = (ATTRITION[profile] ?? 0.015) * (activeForHazard ? 1 : 4);
+  const lifeMonths = Math.ceil(Math.log(Math.max(random.next(), 1e-9)) / Math.log(1 - hazard));
+  const closesN = approvedN + lifeMonths * 30 + random.int(0, 29);
+  const closedN = closesN < o.todayN ? closesN : null;
+  const [state, , cities] = ctx.stateTable.pick(random);
+  const [city, zip3] = random.pick(cities);
+  const words = BUSINESS_WORDS[mcc.kind];
+  const dba = random.chance(0.25)
+    ? `${random.pick(LAST_NAMES)}'s ${random.pick(words.nouns)}`
+    : `${random.pick(PLACE_WORDS)} ${random.pick(words.nouns)}`;
+  const suffix = random.pick(words.suffixes);
+  const mid = `${MID_PREFIX[bank] ?? '9999'}${o.midSerial}${random.digits(5)}`;
+  const domain = `${slug(dba)}${o.tag}.example`;
+  const merchant = {
+    mid,
+    dba,
+    legal_name: random.chance(0.2)
+      ? `${random.pick(LAST_NAMES)} Holdings LLC`
+      : `${dba}${suffix ? ` ${suffix}` : ' LLC'}`,
+    partner_id: partner.id,
+    group_id: group.group_id,
+    profile,
+    sponsor_bank: bank,
+    association_number: group.association_number,
+    mcc: mcc.code,
+    status: closedN === null ? 'Open' : 'Closed',
+    email: `owner@${domain}`,
+    phone: `(${random.int(201, 989)}) ${random.int(200, 989)}-${random.digits(4)}`,
+    cb_email: random.chance(0.7) ? `chargebacks@${domain}` : null,
+    address: `${random.int(1, 9999)} ${random.pick(PLACE_WORDS)} ${random.pick(['St', 'Ave', 'Rd', 'Blvd', 'Way', 'Ln'])}`,
+    city,
+    state,
+    zip: `${zip3}${random.digits(2)}`,
+    funding: random.chance(bank === 'CBCAL' ? 0.45 : 0.2) ? 'Next Day' : 'Standard',
+    opened_on: isoDay(approvedN),
+    approved_on: isoDay(approvedN),
+    activated_on: activatedN === null ? null : isoDay(activatedN),
+    closed_on: closedN === null ? null : isoDay(closedN),
+    rm: partner.rm,
+    underwriter: random.pick(STAFF.underwriters),
+    sales_rep: `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`,
+  };
+  const sizeFactor = profile === 'PayLo' ? 0.55 : profile === 'High Risk' ? 1.4 : 1;
+  const params = {
+    base: Math.round(mcc.volume * sizeFactor * random.logNormal(1, 0.75)),
+    ticket: Math.max(3, Math.round(mcc.ticket * random.logNormal(1, 0.25) * 100) / 100),
+    cb_rate: profile === 'High Risk' ? 0.004 + random.next() * 0.008 : 0.0002 + random.next() * 0.0009,
+    refund_rate:
+      mcc.kind === 'retail' || mcc.kind === 'online'
+        ? 0.015 + random.next() * 0.03
+        : 0.004 + random.next() * 0.01,
+    trend: Math.max(-0.25, Math.min(0.35, 0.03 + 0.09 * random.normal())),
+    margin_bps: Math.max(10, Math.round((MARGIN_BPS[profile] ?? 40) * random.logNormal(1, 0.2))),
+    ic_rate:
+      Math.round((0.016 + Math.min(0.007, 8 / mcc.ticket / 100) + random.next() * 0.003) * 100000) / 100000,
+  };
+  const application = {
+    partner_id: partner.id,
+    group_id: group.group_id,
+    dba,
+    profile,
+    sponsor_bank: bank,
+    status: 'Approved',
+    pending_level: null,
+    submitted_at: o.stamp(submittedN),
+    approved_at: o.stamp(approvedN),
+    closed_at: closedN === null ? null : o.stamp(closedN),
+    underwriter: random.pick(STAFF.underwriters),
+    rm: partner.rm,
+  };
+  return { merchant, params, application, approvedN, activatedN, activatesN, closedN, closesN };
+}
+
+/** One application that did not become a merchant: pending, or else declined or withdrawn. */
+export function drawApplication(
+  random: Random,
+  ctx: DrawContext,
+  o: { pending: boolean; submittedDay: (partner: SeededPartner) => number; stamp: (day: number) => Date },
+) {
+  const partner = ctx.isoTable.pick(random);
+  const group = random.pick(ctx.groupsByPartner.get(partner.id) ?? []);
+  const submittedN = o.submittedDay(partner);
+  const kind = MCCS[random.int(0, MCCS.length - 1)]?.kind ?? 'retail';
+  return {
+    partner_id: partner.id,
+    group_id: group.group_id,
+    dba: `${random.pick(PLACE_WORDS)} ${random.pick(BUSINESS_WORDS[kind].nouns)}`,
+    profile: random.chance(0.08) ? 'Unassigned' : group.profile,
+    sponsor_bank: group.bank,
+    status: o.pending ? 'Pending' : random.chance(0.75) ? 'Declined' : 'Withdrawn',
+    pending_level: o.pending ? random.weighted([1, 2, 3], [50, 32, 18]) : null,
+    submitted_at: o.stamp(submittedN),
+    approved_at: null,
+    closed_at: null,
+    underwriter: random.pick(STAFF.underwriters),
+    rm: partner.rm,
   };
 }
 
@@ -430,8 +524,11 @@ function scheduleA(random: Random, partners: readonly SeededPartner[]) {
   return rows;
 }
 
-/** Approval goals from 2019 (a little above each month's actual approvals) and processing budgets from 2020. */
-async function goalsAndBudgets(db: Db, now: Date) {
+/**
+ * Approval goals from 2019 (a little above each month's actual approvals) and processing budgets from 2020,
+ * to the end of `now`'s year; months that have them keep them.
+ */
+export async function goalsAndBudgets(db: Db, now: Date) {
   const endOfYear = `${now.getUTCFullYear()}-12-01`;
   await sql`
     insert into approval_goals (month, goal)
@@ -439,14 +536,16 @@ async function goalsAndBudgets(db: Db, now: Date) {
            greatest(10, round(coalesce(
              (select count(*) from applications a where a.approved_at >= mon - interval '1 year' and a.approved_at < mon - interval '11 months'),
              0) * 1.12 / 5) * 5)::int
-    from generate_series(date '2019-01-01', ${endOfYear}::date, interval '1 month') mon`.execute(db);
+    from generate_series(date '2019-01-01', ${endOfYear}::date, interval '1 month') mon
+    on conflict (month) do nothing`.execute(db);
   await sql`
     insert into processing_budgets (month, bank, budget)
     select mon::date, b.bank,
            round(coalesce((select sum(a.volume) from merchant_monthly a join merchants m on m.id = a.merchant_id
                             where m.sponsor_bank = b.bank and a.month = (mon - interval '1 year')::date), 0) * 1.08, -3)
     from generate_series(date '2020-01-01', ${endOfYear}::date, interval '1 month') mon
-    cross join (values ('CBCAL'), ('Esquire'), ('Chesapeake'), ('PPS'), ('FirstData')) b(bank)`.execute(db);
+    cross join (values ('CBCAL'), ('Esquire'), ('Chesapeake'), ('PPS'), ('FirstData')) b(bank)
+    on conflict (month, bank) do nothing`.execute(db);
 }
 
 /** Inserts rows in batches that stay under PostgreSQL's 65,535 parameters a statement. */
