@@ -1,4 +1,4 @@
-import { Group, Progress, Text, Tooltip } from '@mantine/core';
+import { Anchor, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type JobState, jobEndpoints, jobsTable } from '@paydesk/domain';
 import { IconRefresh } from '@tabler/icons-react';
@@ -18,6 +18,7 @@ import { ExportModal } from '../../components/ExportModal';
 import { formatDateTime } from '../../components/format';
 import { JobStateBadge, parseProgress, tablePollInterval } from '../../components/JobProgress';
 import { PageHeader } from '../../components/PageHeader';
+import { JobDetailModal, type JobSummary } from './JobDetailModal';
 
 const JOBS: ServerTableDefinition<typeof jobEndpoints.table.extra> = {
   def: jobsTable,
@@ -25,48 +26,80 @@ const JOBS: ServerTableDefinition<typeof jobEndpoints.table.extra> = {
   keys: { page: jobKeys.table, preview: jobKeys.preview },
 };
 
-/** A row as the jobs table sends it (domain/contracts/jobs.ts). */
+/** A row as the jobs table sends it (jobsTable in domain/contracts/jobs.ts). */
 interface JobRow {
   id: string;
   name: string;
   state: JobState;
   created: string;
   progress: string | null;
+  summary: string;
+  attempts: number;
   error: string | null;
 }
 const job = (row: Row) => row as unknown as JobRow;
+/** Names a run for assistive technology (and tests): "Deliver an e-mail queued 2026-11-22 15:12". */
+const runLabel = (row: Row) => `${job(row).name} queued ${formatDateTime(job(row).created)}`;
 
-function ProgressCell({ row }: { row: JobRow }) {
-  const running = parseProgress(row.state, row.progress);
-  if (!running) {
-    return (
-      <Text fz="sm" c="dimmed" truncate maw="16rem" title={row.progress ?? undefined}>
-        {row.progress ?? '—'}
-      </Text>
-    );
-  }
+/**
+ * Text in a cell that may take two lines (the table keeps its other cells on one), so the columns fit a
+ * laptop screen; the whole of it on hover or focus.
+ */
+function WrappingText({ text, color, testId }: { text: string; color?: string; testId?: string }) {
   return (
-    <Group gap="xs" wrap="nowrap" miw="14rem" aria-label={`${running.percent}% — ${running.message}`}>
-      <Progress value={running.percent} w={80} size="sm" animated aria-hidden />
-      <Text fz="xs" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
-        {running.percent}%
+    <Tooltip label={text} multiline maw={420} withinPortal openDelay={300}>
+      <Text
+        fz="sm"
+        c={color}
+        lineClamp={2}
+        miw="10rem"
+        maw="22rem"
+        tabIndex={0}
+        data-testid={testId}
+        style={{ whiteSpace: 'normal', wordBreak: 'break-word' }}
+      >
+        {text}
       </Text>
-      <Text fz="xs" c="dimmed" truncate maw="12rem" title={running.message}>
-        {running.message}
-      </Text>
-    </Group>
+    </Tooltip>
   );
 }
 
-/** The error on one line in red; the whole text on hover or focus. */
-function ErrorCell({ row }: { row: JobRow }) {
-  if (!row.error) return '—';
+/**
+ * How far a run is: a bar and its line of text while it runs, the error (in red) of a failed run or of one
+ * waiting to retry, otherwise the last line it reported.
+ */
+function ProgressCell({ row }: { row: JobRow }) {
+  const running = parseProgress(row.state, row.progress);
+  if (running) {
+    return (
+      <Stack gap={2} w="12rem" aria-label={`${running.percent}% — ${running.message}`}>
+        <Group gap="xs" wrap="nowrap">
+          <Progress value={running.percent} size="sm" animated style={{ flex: 1 }} aria-hidden />
+          <Text fz="xs" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {running.percent}%
+          </Text>
+        </Group>
+        <Text fz="xs" c="dimmed" truncate title={running.message}>
+          {running.message}
+        </Text>
+      </Stack>
+    );
+  }
+  if (row.error) return <WrappingText text={row.error} color="red.8" testId="job-error" />;
+  if (!row.progress) return '—';
+  return <WrappingText text={row.progress} color="dimmed" />;
+}
+
+/** The state, and how many tries a run has taken once it has needed more than one. */
+function StateCell({ row }: { row: JobRow }) {
+  if (row.attempts <= 1) return <JobStateBadge state={row.state} />;
   return (
-    <Tooltip label={row.error} multiline w={420} withinPortal openDelay={150}>
-      <Text fz="sm" c="red.8" truncate maw="22rem" tabIndex={0} data-testid="job-error">
-        {row.error}
+    <Stack gap={2} align="flex-start">
+      <JobStateBadge state={row.state} />
+      <Text fz="xs" c="dimmed">
+        {row.attempts} tries
       </Text>
-    </Tooltip>
+    </Stack>
   );
 }
 
@@ -79,10 +112,14 @@ function Jobs() {
   });
   const { state } = jobs.controls;
   const [exporting, setExporting] = useState(false);
+  const [showing, setShowing] = useState<JobSummary | null>(null);
 
   const rerun = useMutation({
     mutationFn: (id: string) => call(jobEndpoints.rerun, { id }),
-    onSuccess: (answer) => notifications.show({ color: 'teal', message: answer.message }),
+    onSuccess: (answer) => {
+      notifications.show({ color: 'teal', message: answer.message });
+      setShowing(null);
+    },
     onError: (failure) =>
       notifications.show({
         color: 'red',
@@ -100,7 +137,7 @@ function Jobs() {
     <>
       <PageHeader
         title="Jobs"
-        description="Background work, newest first: e-mails delivered, imports and scheduled runs. Filter by job or state; a failed run can be run again."
+        description="Background work, newest first: e-mails delivered, imports and scheduled runs. Open a run for its details; a failed run can be run again."
       />
       <ServerTable
         {...jobs.table}
@@ -113,11 +150,27 @@ function Jobs() {
           unfilteredHint: 'Jobs appear here when e-mails are delivered, imports run or schedules fire.',
         }}
         cells={{
-          state: (row) => <JobStateBadge state={job(row).state} />,
+          name: (row) => (
+            <Anchor
+              component="button"
+              type="button"
+              fz="sm"
+              aria-label={`Details of ${runLabel(row)}`}
+              onClick={() => setShowing(job(row))}
+            >
+              {job(row).name}
+            </Anchor>
+          ),
+          state: (row) => <StateCell row={job(row)} />,
           progress: (row) => <ProgressCell row={job(row)} />,
-          error: (row) => <ErrorCell row={job(row)} />,
+          summary: (row) => (
+            <Text fz="sm" truncate maw="14rem" title={job(row).summary}>
+              {job(row).summary || '—'}
+            </Text>
+          ),
+          error: (row) => (job(row).error ? <WrappingText text={job(row).error ?? ''} color="red.8" /> : '—'),
         }}
-        rowLabel={(row) => `${job(row).name} queued ${formatDateTime(job(row).created)}`}
+        rowLabel={runLabel}
         rowActions={[
           {
             label: 'Run again',
@@ -128,6 +181,12 @@ function Jobs() {
           },
         ]}
         actions={<TableActions onExport={() => setExporting(true)} />}
+      />
+      <JobDetailModal
+        run={showing}
+        onClose={() => setShowing(null)}
+        onRerun={(id) => rerun.mutate(id)}
+        rerunning={rerun.isPending}
       />
       <ExportModal
         opened={exporting}
