@@ -3,7 +3,7 @@ import type { JobState, JobStatus } from '@paydesk/domain';
 /** States in which a run may still change: the screens showing it ask again until it leaves them. */
 const LIVE: ReadonlySet<JobState> = new Set(['created', 'retry', 'active']);
 
-export const isLive = (state: JobState): boolean => LIVE.has(state);
+const isLive = (state: JobState): boolean => LIVE.has(state);
 
 /** Badge colours: in progress in blue shades, waiting in amber, the outcomes in green, grey and red. */
 export const STATE_COLORS: Record<JobState, string> = {
