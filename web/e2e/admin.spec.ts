@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { type DemoUser, menu, PASSWORD, sessionOf, signIn, tableColumn, tableTotal } from './support';
 
 const EVERYONE = ['Sales', 'Change Password'];
-const ADMIN_ONLY = ['Register', 'Users', 'Audit log', 'Outbox'];
+const ADMIN_ONLY = ['Register', 'Users', 'Audit log', 'Outbox', 'Jobs'];
 
 const cases: Array<[email: DemoUser, extra: string[]]> = [
   ['admin@paydesk.local', ADMIN_ONLY],

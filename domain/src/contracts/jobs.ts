@@ -32,7 +32,12 @@ export const jobPaths = {
   rerun: '/api/app/jobs/rerun',
 } as const;
 
-/** The Jobs screen: recent runs, newest first. `progress` is "45% — Reading rows" while a job runs. */
+/**
+ * The Jobs screen: recent runs, newest first. `progress` is "45% — Reading rows" while a job runs, then its last
+ * line (the result). Start, attempts and error are hidden at first so the table fits a laptop screen: the
+ * screen shows a failed run's error in its progress cell, its tries under its state, and all of a run in its
+ * details.
+ */
 export const jobsTable = {
   columns: [
     { id: 'created', label: 'Queued at', type: 'datetime', filter: 'dateRange', sortable: true },
@@ -56,10 +61,18 @@ export const jobsTable = {
     },
     { id: 'progress', label: 'Progress', type: 'text' },
     { id: 'summary', label: 'Payload', type: 'text' },
-    { id: 'started', label: 'Started', type: 'datetime', sortable: true },
+    { id: 'started', label: 'Started', type: 'datetime', sortable: true, hidden: true },
     { id: 'seconds', label: 'Duration (s)', type: 'decimal', sortable: true },
-    { id: 'attempts', label: 'Attempts', type: 'integer', filter: 'range', min: 0, sortable: true },
-    { id: 'error', label: 'Error', type: 'text' },
+    {
+      id: 'attempts',
+      label: 'Attempts',
+      type: 'integer',
+      filter: 'range',
+      min: 0,
+      sortable: true,
+      hidden: true,
+    },
+    { id: 'error', label: 'Error', type: 'text', hidden: true },
     { id: 'id', label: 'Job id', type: 'text', filter: 'text', hidden: true },
   ],
   pageSizes: [25, 50, 100],

@@ -26,6 +26,7 @@ describe('the menu derived from SCREENS', () => {
       { label: 'Users', path: '/users', permission: 'manage_users' },
       { label: 'Audit log', path: '/audit', permission: 'manage_users' },
       { label: 'Outbox', path: '/outbox', permission: 'read_outbox' },
+      { label: 'Jobs', path: '/jobs', permission: 'manage_jobs' },
     ]);
   });
 
@@ -68,6 +69,7 @@ describe('visibleMenu', () => {
       'Users',
       'Audit log',
       'Outbox',
+      'Jobs',
     ]);
   });
 

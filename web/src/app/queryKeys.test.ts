@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminKeys, financialKeys, reportKeys, salesKeys, uploadKeys } from './queryKeys';
+import { adminKeys, financialKeys, jobKeys, reportKeys, salesKeys, uploadKeys } from './queryKeys';
 
 const body = { month: '2026-10' };
 const areas = {
@@ -35,6 +35,7 @@ const areas = {
     uploadKeys,
     [uploadKeys.type('ach'), uploadKeys.rows('ach', null), uploadKeys.preview('ach', null)],
   ],
+  jobs: [jobKeys, [jobKeys.table(body), jobKeys.preview(body), jobKeys.status('4d761842')]],
 } as const;
 
 const startsWith = (key: readonly unknown[], prefix: readonly unknown[]) =>

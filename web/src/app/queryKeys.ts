@@ -48,3 +48,11 @@ export const uploadKeys = {
   rows: (type: string, month: string | null) => [...uploadKeys.type(type), 'rows', { month }] as const,
   preview: (type: string, month: string | null) => [...uploadKeys.type(type), 'preview', { month }] as const,
 };
+
+/** The Jobs screen's table, and the status of one job that a screen follows. */
+export const jobKeys = {
+  all: ['jobs'] as const,
+  table: (body: object) => [...jobKeys.all, 'table', body] as const,
+  preview: (body: object) => [...jobKeys.all, 'preview', body] as const,
+  status: (id: string) => [...jobKeys.all, 'status', id] as const,
+};

@@ -42,7 +42,7 @@ describe('the router derived from SCREENS', () => {
 
   it('guards exactly the admin screens', () => {
     const guarded = SCREENS.filter((screen) => screen.permission).map((screen) => screen.path);
-    expect(guarded).toEqual(['/uploadfiles', '/register', '/users', '/audit', '/outbox']);
+    expect(guarded).toEqual(['/uploadfiles', '/register', '/users', '/audit', '/outbox', '/jobs']);
   });
 
   it('puts no permission on a public screen (there is no user to check it against)', () => {

@@ -4,6 +4,7 @@ import {
   IconCalculator,
   IconChartBar,
   IconChartPie,
+  IconClockPlay,
   IconCloudUpload,
   IconFileSpreadsheet,
   IconKey,
@@ -126,6 +127,13 @@ export const SCREENS: readonly Screen[] = [
     permission: 'read_outbox',
     menu: { label: 'Outbox', icon: IconMail, order: 130 },
     component: lazy(() => import('../screens/outbox/OutboxScreen')),
+  },
+  {
+    path: '/jobs',
+    access: 'protected',
+    permission: 'manage_jobs',
+    menu: { label: 'Jobs', icon: IconClockPlay, order: 140 },
+    component: lazy(() => import('../screens/jobs/JobsScreen')),
   },
   // Inside the protected layout: a signed-out visitor goes to /login, a signed-in one sees the 404 in the shell.
   { path: '*', access: 'protected', component: lazy(() => import('../screens/notFound/NotFoundScreen')) },

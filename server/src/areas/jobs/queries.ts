@@ -7,8 +7,8 @@ import type { TableSource } from '../../platform/tableQuery';
 
 /** pg-boss's own queue that turns schedules into jobs: plumbing, not a run users care about. */
 const INTERNAL = `name not like '\\_\\_pgboss%'`;
-const JOB_COLUMNS =
-  'id, name, state::text as state, data, output, retry_count, created_on, started_on, completed_on';
+// `state` stays pg-boss's enum, so sorting by it follows a run's course (Queued … Failed), not the spelling.
+const JOB_COLUMNS = 'id, name, state, data, output, retry_count, created_on, started_on, completed_on';
 
 /** Every run pg-boss still keeps: live ones in `job`, finished ones moved to `archive` after a day. */
 const runs = `(select ${JOB_COLUMNS} from pgboss.job where ${INTERNAL}

@@ -50,6 +50,8 @@ export interface RowAction<Row> {
   icon?: ReactNode;
   onClick: (row: Row) => void;
   disabled?: (row: Row) => boolean;
+  /** Offered only on the rows it applies to (Run again on a failed run). */
+  appliesTo?: (row: Row) => boolean;
   color?: string;
 }
 
@@ -217,10 +219,13 @@ function RowActionsCell<Row>({
   actions: readonly RowAction<Row>[];
   name: string;
 }) {
+  const offered = actions.filter((action) => action.appliesTo?.(row) ?? true);
+  if (offered.length === 0) return null;
+  // By the actions the table has, not those this row is offered, so every row takes the same form.
   if (actions.length <= 2) {
     return (
       <Group gap={6} justify="flex-end" wrap="nowrap">
-        {actions.map((action) => (
+        {offered.map((action) => (
           <Button
             key={action.label}
             size="xs"
@@ -245,7 +250,7 @@ function RowActionsCell<Row>({
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        {actions.map((action) => (
+        {offered.map((action) => (
           <Menu.Item
             key={action.label}
             leftSection={action.icon}

@@ -3,7 +3,7 @@ import type { ColumnDef, TableDef, TablePage } from '@paydesk/domain';
 import type { ReactNode } from 'react';
 import { type CellType, formatCell, formatCount, isNegativeAmount, isNumericType } from '../format';
 import { ColumnsMenu } from './ColumnsMenu';
-import { type Column, DataTable, type SummaryRow } from './DataTable';
+import { type Column, DataTable, type RowAction, type SummaryRow } from './DataTable';
 import classes from './DataTable.module.css';
 import { FilterPopover } from './FilterPopover';
 import { Pager } from './Pager';
@@ -29,6 +29,11 @@ interface ServerTableProps {
   wrapping?: readonly string[];
   /** Buttons beside the search, e.g. Export and Import. */
   actions?: ReactNode;
+  /** Columns drawn by the screen rather than as text by type (a state as a badge, progress as a bar). */
+  cells?: Readonly<Partial<Record<string, (row: Row) => ReactNode>>>;
+  rowActions?: readonly RowAction<Row>[];
+  /** Names a row in its actions' labels: "Deliver an e-mail queued 2026-11-22 15:05". */
+  rowLabel?: (row: Row) => string;
 }
 
 /** A value of a column as shown: by type, a code by its label, amounts below zero in red. */
@@ -91,6 +96,9 @@ export function ServerTable({
   empty,
   actions,
   wrapping = [],
+  cells = {},
+  rowActions,
+  rowLabel,
 }: ServerTableProps) {
   const { state } = controls;
   const narrowed = state.filters.length > 0 || state.search !== '';
@@ -98,6 +106,7 @@ export function ServerTable({
     .filter((column) => state.columns.includes(column.id))
     .map((column) => ({
       ...defColumn(column),
+      ...(cells[column.id] ? { render: cells[column.id] } : {}),
       ...(wrapping.includes(column.id) ? { nowrap: false, width: '40%' } : {}),
       sort: column.sortable
         ? { direction: sortDirection(state.sort, column.id), onToggle: () => controls.toggleSort(column.id) }
@@ -134,6 +143,8 @@ export function ServerTable({
         error={error}
         interactiveHeader
         summary={summaryRow(def, state.columns, data)}
+        rowActions={rowActions}
+        rowLabel={rowLabel}
         empty={
           narrowed
             ? { title: empty.filtered, description: 'Clear a filter or the search to see more.' }

@@ -3,6 +3,7 @@ import {
   type InputOf,
   type TableDef,
   type TableEndpoints,
+  type TablePage,
   type TableQuery,
   type tableEndpoints,
 } from '@paydesk/domain';
@@ -34,6 +35,11 @@ export interface ServerTableOptions<Shape extends ExtraShape> {
   namespace?: string;
   /** The message when a page cannot be loaded and the server gave none. */
   loadError: string;
+  /**
+   * Asks for the page again after this many milliseconds while the rows shown may still change (runs in
+   * progress); false to stop. Such a refresh updates the rows in place, without the loading veil.
+   */
+  refreshWhile?: (page: TablePage<Record<string, unknown>> | undefined) => number | false;
 }
 
 /** The smallest page the server accepts that holds a preview. */
@@ -49,7 +55,7 @@ export function previewPageSize(def: Pick<TableDef, 'pageSizes' | 'defaultPageSi
  */
 export function useServerTable<Shape extends ExtraShape>(
   definition: ServerTableDefinition<Shape>,
-  { extra, namespace, loadError }: ServerTableOptions<Shape>,
+  { extra, namespace, loadError, refreshWhile }: ServerTableOptions<Shape>,
 ) {
   const { def, endpoints, keys } = definition;
   const controls = useTableState(def, namespace);
@@ -61,7 +67,10 @@ export function useServerTable<Shape extends ExtraShape>(
     queryKey: keys.page(body),
     queryFn: () => call(endpoints.query, body),
     placeholderData: keepPreviousData,
+    refetchInterval: refreshWhile ? (query) => refreshWhile(query.state.data) : undefined,
   });
+  // A timed refresh of the page on screen; a new page (another filter, sort or page) still shows the veil.
+  const refreshing = refreshWhile !== undefined && page.data !== undefined && !page.isPlaceholderData;
 
   const previewBody = { ...body, page: 1, pageSize: previewPageSize(def) };
   const loadPreview = async (): Promise<ExportPreview> => {
@@ -76,7 +85,7 @@ export function useServerTable<Shape extends ExtraShape>(
       def,
       controls,
       data: page.data,
-      loading: page.isFetching,
+      loading: page.isFetching && !refreshing,
       error: page.error ? errorMessage(page.error, loadError) : null,
     },
     /** The user narrowed the list (a filter or a search): exports and empty states say so. */
