@@ -23,6 +23,7 @@ import * as partnerStaffAndPublicRole from './2026_11_22_0001_partner_staff_and_
 import * as signinThrottle from './2026_11_22_0002_signin_throttle';
 import * as documents from './2026_11_22_0003_documents';
 import * as jobProgress from './2026_11_22_0004_job_progress';
+import * as outboxDelivery from './2026_11_22_0006_outbox_delivery';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0002_signin_throttle': signinThrottle,
   '2026_11_22_0003_documents': documents,
   '2026_11_22_0004_job_progress': jobProgress,
+  '2026_11_22_0006_outbox_delivery': outboxDelivery,
 };
