@@ -3,7 +3,7 @@ import type { ColumnDef, TableDef, TablePage } from '@paydesk/domain';
 import type { ReactNode } from 'react';
 import { type CellType, formatCell, formatCount, isNegativeAmount, isNumericType } from '../format';
 import { ColumnsMenu } from './ColumnsMenu';
-import { type Column, DataTable, type SummaryRow } from './DataTable';
+import { type Column, DataTable, type RowAction, type SummaryRow } from './DataTable';
 import classes from './DataTable.module.css';
 import { FilterPopover } from './FilterPopover';
 import { Pager } from './Pager';
@@ -29,6 +29,9 @@ interface ServerTableProps {
   wrapping?: readonly string[];
   /** Buttons beside the search, e.g. Export and Import. */
   actions?: ReactNode;
+  /** Something done to one row (Open), and how a row is named in its label. */
+  rowActions?: readonly RowAction<Row>[];
+  rowLabel?: (row: Row) => string;
 }
 
 /** A value of a column as shown: by type, a code by its label, amounts below zero in red. */
@@ -91,6 +94,8 @@ export function ServerTable({
   empty,
   actions,
   wrapping = [],
+  rowActions,
+  rowLabel,
 }: ServerTableProps) {
   const { state } = controls;
   const narrowed = state.filters.length > 0 || state.search !== '';
@@ -133,6 +138,8 @@ export function ServerTable({
         loading={loading}
         error={error}
         interactiveHeader
+        rowActions={rowActions}
+        rowLabel={rowLabel}
         summary={summaryRow(def, state.columns, data)}
         empty={
           narrowed

@@ -3,6 +3,7 @@ import {
   type InputOf,
   type TableDef,
   type TableEndpoints,
+  type TablePage,
   type TableQuery,
   type tableEndpoints,
 } from '@paydesk/domain';
@@ -34,7 +35,15 @@ export interface ServerTableOptions<Shape extends ExtraShape> {
   namespace?: string;
   /** The message when a page cannot be loaded and the server gave none. */
   loadError: string;
+  /**
+   * Reloads the page every few seconds while this holds for the page shown (rows still changing on the
+   * server, such as e-mails being delivered). These reloads keep the rows on screen without the loading veil.
+   */
+  refreshWhile?: (page: TablePage<Record<string, unknown>>) => boolean;
 }
+
+/** How often a page that is still changing is reloaded. */
+export const REFRESH_MS = 3000;
 
 /** The smallest page the server accepts that holds a preview. */
 export function previewPageSize(def: Pick<TableDef, 'pageSizes' | 'defaultPageSize'>): number {
@@ -49,7 +58,7 @@ export function previewPageSize(def: Pick<TableDef, 'pageSizes' | 'defaultPageSi
  */
 export function useServerTable<Shape extends ExtraShape>(
   definition: ServerTableDefinition<Shape>,
-  { extra, namespace, loadError }: ServerTableOptions<Shape>,
+  { extra, namespace, loadError, refreshWhile }: ServerTableOptions<Shape>,
 ) {
   const { def, endpoints, keys } = definition;
   const controls = useTableState(def, namespace);
@@ -61,6 +70,8 @@ export function useServerTable<Shape extends ExtraShape>(
     queryKey: keys.page(body),
     queryFn: () => call(endpoints.query, body),
     placeholderData: keepPreviousData,
+    refetchInterval: (query) =>
+      refreshWhile && query.state.data && refreshWhile(query.state.data) ? REFRESH_MS : false,
   });
 
   const previewBody = { ...body, page: 1, pageSize: previewPageSize(def) };
@@ -76,7 +87,7 @@ export function useServerTable<Shape extends ExtraShape>(
       def,
       controls,
       data: page.data,
-      loading: page.isFetching,
+      loading: page.isFetching && !(refreshWhile && page.isRefetching),
       error: page.error ? errorMessage(page.error, loadError) : null,
     },
     /** The user narrowed the list (a filter or a search): exports and empty states say so. */
