@@ -129,7 +129,7 @@ export const OUTBOX_STATE_LABELS: Record<OutboxState, string> = {
 export const OUTBOX_STATE_DESCRIPTIONS: Record<OutboxState, string> = {
   pending: 'Waiting to be handed to the SMTP server; retried with growing pauses while it cannot be reached.',
   sent: 'Handed to the SMTP server.',
-  failed: 'Not delivered: the SMTP server refused it, or it could not be reached for about two hours.',
+  failed: 'Not delivered: the SMTP server refused it, or could not be reached for hours of retries.',
   local: 'Kept in the local outbox (no SMTP server configured).',
 };
 
@@ -148,7 +148,15 @@ export const outboxTable = {
       optionLabels: OUTBOX_STATE_LABELS,
       sortable: true,
     },
-    { id: 'attachments', label: 'Attachments', type: 'integer', filter: 'range', min: 0, sortable: true },
+    {
+      id: 'attachments',
+      label: 'Attachments',
+      type: 'integer',
+      filter: 'range',
+      min: 0,
+      sortable: true,
+      hidden: true,
+    },
     { id: 'attempts', label: 'Attempts', type: 'integer', filter: 'range', min: 0, sortable: true },
     { id: 'sentAt', label: 'Sent at', type: 'datetime', filter: 'dateRange', sortable: true },
     { id: 'error', label: 'Error', type: 'text' },

@@ -29,9 +29,11 @@ interface ServerTableProps {
   wrapping?: readonly string[];
   /** Buttons beside the search, e.g. Export and Import. */
   actions?: ReactNode;
-  /** Something done to one row (Open), and how a row is named in its label. */
+  /** Something done to one row, and how a row is named in its label. */
   rowActions?: readonly RowAction<Row>[];
   rowLabel?: (row: Row) => string;
+  /** Cells drawn by the screen instead of by type, e.g. a subject that opens the message. */
+  cells?: Readonly<Record<string, (row: Row) => ReactNode>>;
 }
 
 /** A value of a column as shown: by type, a code by its label, amounts below zero in red. */
@@ -96,6 +98,7 @@ export function ServerTable({
   wrapping = [],
   rowActions,
   rowLabel,
+  cells,
 }: ServerTableProps) {
   const { state } = controls;
   const narrowed = state.filters.length > 0 || state.search !== '';
@@ -103,7 +106,11 @@ export function ServerTable({
     .filter((column) => state.columns.includes(column.id))
     .map((column) => ({
       ...defColumn(column),
-      ...(wrapping.includes(column.id) ? { nowrap: false, width: '40%' } : {}),
+      // One wrapping column (a sentence beside short values) takes 40%; several share what the others leave.
+      ...(wrapping.includes(column.id)
+        ? { nowrap: false, width: wrapping.length === 1 ? '40%' : undefined }
+        : {}),
+      ...(cells?.[column.id] ? { render: cells[column.id] } : {}),
       sort: column.sortable
         ? { direction: sortDirection(state.sort, column.id), onToggle: () => controls.toggleSort(column.id) }
         : undefined,

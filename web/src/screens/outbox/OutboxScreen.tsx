@@ -8,7 +8,7 @@ import {
   type OutboxState,
   outboxTable,
 } from '@paydesk/domain';
-import { IconAlertTriangle, IconMailOpened, IconPaperclip } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPaperclip } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -73,10 +73,10 @@ function MessageView({ mail }: { mail: OutboxMessage }) {
             </Badge>
             {mail.state === 'pending' && <Loader size={14} aria-label="Delivering" />}
           </Group>
+          <Text fz="xs" c="dimmed" mt={4}>
+            {OUTBOX_STATE_DESCRIPTIONS[mail.state]}
+          </Text>
         </Fact>
-        <Text fz="xs" c="dimmed">
-          {OUTBOX_STATE_DESCRIPTIONS[mail.state]}
-        </Text>
         {mail.attempts > 0 && <Fact label="Attempts">{formatCount(mail.attempts)}</Fact>}
         {mail.sentAt && <Fact label="Sent at">{formatDateTime(mail.sentAt)}</Fact>}
       </Stack>
@@ -181,7 +181,7 @@ function Outbox() {
     <>
       <PageHeader
         title="Outbox"
-        description="Every e-mail PayDesk wrote, newest first, and how its delivery went. Open one to read it and download its attachments."
+        description="Every e-mail PayDesk wrote, newest first, and how its delivery went. Click a subject to read the e-mail and download its attachments."
       />
       <ServerTable
         {...outbox.table}
@@ -195,14 +195,20 @@ function Outbox() {
             'E-mails PayDesk sends, such as password resets, appear here. Without SMTP_URL they stay here to be read.',
         }}
         wrapping={['subject', 'error']}
-        rowLabel={(row) => `e-mail to ${String(row.to)}: ${String(row.subject)}`}
-        rowActions={[
-          {
-            label: 'Open',
-            icon: <IconMailOpened size={16} />,
-            onClick: (row) => setOpen(Number(row.id)),
-          },
-        ]}
+        cells={{
+          // The subject opens the message, as in a mail client.
+          subject: (row) => (
+            <Anchor
+              component="button"
+              fz="sm"
+              ta="left"
+              onClick={() => setOpen(Number(row.id))}
+              aria-label={`Open e-mail to ${String(row.to)}: ${String(row.subject)}`}
+            >
+              {String(row.subject)}
+            </Anchor>
+          ),
+        }}
         actions={<TableActions onExport={() => setExporting(true)} />}
       />
       <MessageDrawer id={openId} onClose={() => setOpen(null)} />
