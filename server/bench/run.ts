@@ -12,7 +12,7 @@ import { migrateToLatest } from '../src/db/migrate';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
 import { jobDefinitions } from '../src/jobs';
 import { Jobs } from '../src/platform/jobs';
-import { OutboxMailer } from '../src/platform/mailer';
+import { Mailer } from '../src/platform/mailer';
 
 /**
  * npm run bench: the table toolkit's performance goals at the `large` scale on PostgreSQL.
@@ -43,12 +43,12 @@ await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, application
 // Jobs are declared (routes may queue them) but not worked: the benchmark measures requests alone.
 const jobs = await Jobs.start({
   connected,
-  definitions: jobDefinitions(),
+  definitions: jobDefinitions(config),
   work: false,
   schedule: false,
   log: { info: () => {}, warn: console.warn, error: console.error },
 });
-const app = await buildApp({ db, config, mailer: new OutboxMailer(), jobs }, { logger: false });
+const app = await buildApp({ db, config, mailer: new Mailer(jobs), jobs }, { logger: false });
 await app.ready();
 const signin = await app.inject({
   method: 'POST',

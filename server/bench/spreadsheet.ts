@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { jobDefinitions } from '../src/jobs';
 import { Jobs } from '../src/platform/jobs';
-import { OutboxMailer } from '../src/platform/mailer';
+import { Mailer } from '../src/platform/mailer';
 
 /**
  * One spreadsheet job of the benchmark, alone in its own process so that its peak memory is its own:
@@ -18,12 +18,12 @@ const { db, close } = connected;
 // Jobs are declared (routes may queue them) but not worked: the benchmark measures requests alone.
 const jobs = await Jobs.start({
   connected,
-  definitions: jobDefinitions(),
+  definitions: jobDefinitions(config),
   work: false,
   schedule: false,
   log: { info: () => {}, warn: console.warn, error: console.error },
 });
-const app = await buildApp({ db, config, mailer: new OutboxMailer(), jobs }, { logger: false });
+const app = await buildApp({ db, config, mailer: new Mailer(jobs), jobs }, { logger: false });
 await app.ready();
 const signin = await app.inject({
   method: 'POST',

@@ -1,19 +1,31 @@
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
+import type { Config } from './config';
 import type { Db } from './db/connect';
 import type { JobDefinition } from './platform/jobs';
+import { mailDeliveryJob } from './platform/mailer';
+
+export { holdsDemoData, liveDemoJob };
 
 /**
  * Every background job this server declares; each area adds its own here. The live demo is declared only on
  * a database the demo seed filled (its marker), so it never runs, nor is scheduled, on real data.
  */
-export function jobDefinitions(options: { liveDemo?: boolean } = {}): JobDefinition[] {
-  return [cleanupJob, ...(options.liveDemo ? [liveDemoJob] : [])];
+export function jobDefinitions(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+  options: { liveDemo?: boolean } = {},
+): JobDefinition[] {
+  return [
+    cleanupJob,
+    mailDeliveryJob({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    ...(options.liveDemo ? [liveDemoJob] : []),
+  ];
 }
 
-export { holdsDemoData, liveDemoJob };
-
 /** The definitions for this database. */
-export async function jobDefinitionsFor(db: Db): Promise<JobDefinition[]> {
-  return jobDefinitions({ liveDemo: await holdsDemoData(db) });
+export async function jobDefinitionsFor(
+  db: Db,
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+): Promise<JobDefinition[]> {
+  return jobDefinitions(config, { liveDemo: await holdsDemoData(db) });
 }

@@ -8,7 +8,7 @@ import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
 import { jobDefinitionsFor, liveDemoJob } from './jobs';
 import { randomToken } from './platform/crypto';
 import { Jobs } from './platform/jobs';
-import { type Mailer, OutboxMailer, SmtpMailer } from './platform/mailer';
+import { Mailer } from './platform/mailer';
 import { localPiiKey, usePiiKeys } from './platform/pii';
 
 const config = loadConfig();
@@ -47,19 +47,15 @@ if (!piiKey) {
 }
 usePiiKeys({ current: piiKey, old: config.PII_KEYS_OLD });
 
-// Delivery errors are logged by the app's logger, which exists once the app is built.
-const mailLog = { error: (obj: unknown, msg?: string) => app.log.error(obj, msg) };
-const mailer: Mailer = config.SMTP_URL
-  ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, mailLog)
-  : new OutboxMailer();
 const jobLog = {
   info: (obj: unknown, msg?: string) => app.log.info(obj, msg),
   warn: (obj: unknown, msg?: string) => app.log.warn(obj, msg),
   error: (obj: unknown, msg?: string) => app.log.error(obj, msg),
 };
 // Started before the app takes requests, which may queue jobs; jobs log through the app's logger.
-const definitions = await jobDefinitionsFor(db);
+const definitions = await jobDefinitionsFor(db, config);
 const jobs = await Jobs.start({ connected, definitions, log: jobLog });
+const mailer = new Mailer(jobs);
 // The live demo catches up at once (days the server was off, today so far), then every five minutes.
 const liveDemo = definitions.includes(liveDemoJob);
 if (liveDemo) await jobs.send(liveDemoJob, {});
@@ -71,7 +67,7 @@ const lines = [
   '',
   `PayDesk is running at ${config.appUrl}`,
   `  database: ${database}`,
-  `  e-mail:   ${mailer.kind === 'smtp' ? 'SMTP (SMTP_URL)' : 'local outbox (sign in as admin, open Outbox)'}`,
+  `  e-mail:   ${config.SMTP_URL ? 'SMTP (SMTP_URL)' : 'local outbox (sign in as admin, open Outbox)'}`,
   `  jobs:     background jobs in the database (admin: Jobs)${liveDemo ? '; the live demo adds today’s data every 5 minutes' : ''}`,
 ];
 if (demoPassword) {
@@ -88,7 +84,6 @@ async function shutdown(signal: string) {
   try {
     await app.close();
     await jobs.stop();
-    await mailer.flush();
     await close();
     process.exit(0);
   } catch (err) {

@@ -6,13 +6,13 @@ import type pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { createUser } from '../src/areas/accounts/queries';
-import { loadConfig } from '../src/config';
+import { type Config, loadConfig } from '../src/config';
 import { type Connected, connect, type Db } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { jobDefinitions } from '../src/jobs';
 import { hashPassword } from '../src/platform/crypto';
 import { Jobs, type JobsOptions } from '../src/platform/jobs';
-import { type Mailer, OutboxMailer } from '../src/platform/mailer';
+import { Mailer } from '../src/platform/mailer';
 import {
   adminClient,
   DEMO_PASSWORD,
@@ -81,7 +81,8 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  mailer?: Mailer;
+  /** SMTP_URL: where the `mail.deliver` job sends; unset, mails stay in the local outbox. */
+  smtpUrl?: string;
   /** The app's background jobs; by default declared (so routes can queue them) but not worked. */
   jobs?: Partial<Pick<JobsOptions, 'definitions' | 'work' | 'schedule' | 'log'>>;
   /** Another app on the same database (a second server instance). */
@@ -94,10 +95,14 @@ export interface TestAppOptions {
 }
 
 /** Jobs that tests work poll often and check schedules every second, so a test waits little. */
-export function startTestJobs(connected: Connected, options: TestAppOptions['jobs'] = {}): Promise<Jobs> {
+export function startTestJobs(
+  connected: Connected,
+  options: TestAppOptions['jobs'] = {},
+  config: Config = loadConfig({ LOG_LEVEL: 'silent' }),
+): Promise<Jobs> {
   return Jobs.start({
     connected,
-    definitions: options.definitions ?? jobDefinitions(),
+    definitions: options.definitions ?? jobDefinitions(config),
     work: options.work ?? false,
     schedule: options.schedule ?? false,
     pollingIntervalSeconds: 0.5,
@@ -114,12 +119,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     APP_URL: 'http://paydesk.test',
     LOG_LEVEL: 'silent',
     RATE_LIMITS: options.rateLimits ?? 'off',
+    ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl, MAIL_FROM: 'PayDesk <no-reply@paydesk.test>' } : {}),
   });
-  const jobs = await startTestJobs(connected, options.jobs);
-  const app = await buildApp(
-    { db, config, mailer: options.mailer ?? new OutboxMailer(), jobs },
-    { logger: false },
-  );
+  const jobs = await startTestJobs(connected, options.jobs, config);
+  const app = await buildApp({ db, config, mailer: new Mailer(jobs), jobs }, { logger: false });
   await app.ready();
   return {
     app,

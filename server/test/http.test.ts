@@ -6,7 +6,7 @@ let t: TestApp;
 let broken: TestApp;
 beforeAll(async () => {
   [t, broken] = await Promise.all([testApp(), testApp()]);
-  await broken.db.schema.dropTable('outbox').execute();
+  await broken.db.schema.dropTable('outbox').cascade().execute();
 });
 afterAll(async () => {
   await Promise.all([t?.close(), broken?.close()]);

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { OutboxMailer } from '../src/platform/mailer';
+import { Mailer } from '../src/platform/mailer';
 import { ImportSlots } from '../src/platform/uploads';
 import { XLSX_LIMITS } from '../src/platform/xlsxReader';
 import { Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
@@ -321,7 +321,7 @@ describe('upload bodies', () => {
       LOG_LEVEL: 'silent',
       UPLOAD_BODY_TIMEOUT_SECONDS: '1',
     });
-    slow = await buildApp({ db: t.db, config, mailer: new OutboxMailer(), jobs: t.jobs }, { logger: false });
+    slow = await buildApp({ db: t.db, config, mailer: new Mailer(t.jobs), jobs: t.jobs }, { logger: false });
     await slow.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { JOB_STATES, type JobState } from '@paydesk/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadConfig } from '../src/config';
 import { jobDefinitions } from '../src/jobs';
 import { defineJob } from '../src/platform/jobs';
 import { Client, type TestApp, testApp } from './helpers';
@@ -11,6 +12,7 @@ import { Client, type TestApp, testApp } from './helpers';
  * screen draws as a bar.
  */
 
+const testConfig = loadConfig({ LOG_LEVEL: 'silent' });
 const payload = z.strictObject({ n: z.number() });
 const common = {
   payload,
@@ -82,7 +84,7 @@ const query = async (body: object) => {
 
 beforeAll(async () => {
   t = await testApp({
-    jobs: { definitions: [...jobDefinitions(), done, broken, flaky, running], work: true },
+    jobs: { definitions: [...jobDefinitions(testConfig), done, broken, flaky, running], work: true },
   });
   admin = new Client(t.app);
   await admin.signin('admin@paydesk.local');

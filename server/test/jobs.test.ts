@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
+import { loadConfig } from '../src/config';
 import { type Connected, connect, type Db } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { jobDefinitions, jobDefinitionsFor, liveDemoJob } from '../src/jobs';
@@ -14,6 +15,7 @@ import { installJobSchema } from './databases';
 import { createJobRowsTable, rowsJob } from './fixtures/testJobs';
 import { Client, startTestJobs, type TestApp, testApp } from './helpers';
 
+const testConfig = loadConfig({ LOG_LEVEL: 'silent' });
 const here = path.dirname(fileURLToPath(import.meta.url));
 const onPostgres = inject('databaseTemplate').kind === 'postgres';
 
@@ -74,7 +76,10 @@ describe('a job on this database', () => {
       if (holdAt === n) await new Promise<void>((resolve) => gates.set(jobId, resolve));
     };
     t = await testApp({
-      jobs: { work: true, definitions: [...jobDefinitions(), rowsJob({ instance: 'a', afterRow })] },
+      jobs: {
+        work: true,
+        definitions: [...jobDefinitions(testConfig), rowsJob({ instance: 'a', afterRow })],
+      },
     });
     await createJobRowsTable(t.db);
   });
@@ -285,8 +290,10 @@ describe('the live demo as a job', () => {
     const t = await testApp();
     const empty = await (await import('./helpers')).migratedDatabase();
     try {
-      expect((await jobDefinitionsFor(empty.db)).map((d) => d.name)).not.toContain('demo.catch-up');
-      const definitions = await jobDefinitionsFor(t.db);
+      expect((await jobDefinitionsFor(empty.db, testConfig)).map((d) => d.name)).not.toContain(
+        'demo.catch-up',
+      );
+      const definitions = await jobDefinitionsFor(t.db, testConfig);
       expect(definitions).toContain(liveDemoJob);
       const jobs = await startTestJobs(t.connected, { work: true, definitions });
       try {

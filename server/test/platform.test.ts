@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type Deps, route, routeCatalog } from '../src/platform/http';
-import { OutboxMailer } from '../src/platform/mailer';
+import { Mailer } from '../src/platform/mailer';
 import { Client, type TestApp, testApp } from './helpers';
 import { type Json, jsonSchema, sample } from './schemaSamples';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await testApp();
   deps = {
     db: t.db,
-    mailer: new OutboxMailer(),
+    mailer: new Mailer(t.jobs),
     config: loadConfig({ LOG_LEVEL: 'silent', STATEMENT_TIMEOUT_MS: '300' }),
     jobs: t.jobs,
   };

@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { OutboxMailer } from '../src/platform/mailer';
+import { Mailer } from '../src/platform/mailer';
 import { RATE_LIMITS } from '../src/platform/rateLimits';
 import { addUser, Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
 
@@ -212,7 +212,7 @@ describe('configuration', () => {
   const otherApp = async (env: Record<string, string>): Promise<FastifyInstance> => {
     const config = loadConfig({ APP_URL: 'http://paydesk.test', LOG_LEVEL: 'silent', ...env });
     const app = await buildApp(
-      { db: t.db, config, mailer: new OutboxMailer(), jobs: t.jobs },
+      { db: t.db, config, mailer: new Mailer(t.jobs), jobs: t.jobs },
       { logger: false },
     );
     await app.ready();

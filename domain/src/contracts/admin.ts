@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAPABILITIES, DEPARTMENTS } from '../access';
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from '../audit';
-import { endpoint } from '../endpoint';
+import { endpoint, FILE_ANSWER, timestamp } from '../endpoint';
 import { type TableDef, tableEndpoints } from '../table';
 import { rowId } from './common';
 
@@ -13,6 +13,10 @@ export const adminPaths = {
   auditQuery: '/api/app/audit/query',
   auditExport: '/api/app/audit/export',
   outbox: '/api/app/outbox',
+  outboxQuery: '/api/app/outbox/query',
+  outboxExport: '/api/app/outbox/export',
+  outboxMessage: '/api/app/outbox/message',
+  outboxAttachment: '/api/app/outbox/attachment',
   isos: '/api/app/isos',
 } as const;
 
@@ -109,6 +113,86 @@ export const outboxRow = z.object({
 });
 export type OutboxRow = z.output<typeof outboxRow>;
 
+/**
+ * How an e-mail's delivery went: queued or retrying, handed to the SMTP server, given up on (the server
+ * refused it or the retries ran out), or kept in the local outbox because no SMTP server is configured.
+ */
+export const OUTBOX_STATES = ['pending', 'sent', 'failed', 'local'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+export const OUTBOX_STATE_LABELS: Record<OutboxState, string> = {
+  pending: 'Pending',
+  sent: 'Sent',
+  failed: 'Failed',
+  local: 'Kept locally',
+};
+/** What the Outbox screen says about a state beside one message. */
+export const OUTBOX_STATE_DESCRIPTIONS: Record<OutboxState, string> = {
+  pending: 'Waiting to be handed to the SMTP server; retried with growing pauses while it cannot be reached.',
+  sent: 'Handed to the SMTP server.',
+  failed: 'Not delivered: the SMTP server refused it, or could not be reached for hours of retries.',
+  local: 'Kept in the local outbox (no SMTP server configured).',
+};
+
+/** The Outbox screen: every e-mail PayDesk wrote, newest first, with how its delivery went. */
+export const outboxTable = {
+  columns: [
+    { id: 'created', label: 'Created', type: 'datetime', filter: 'dateRange', sortable: true },
+    { id: 'to', label: 'To', type: 'text', filter: 'text', sortable: true },
+    { id: 'subject', label: 'Subject', type: 'text', filter: 'text', sortable: true },
+    {
+      id: 'state',
+      label: 'State',
+      type: 'text',
+      filter: 'select',
+      options: OUTBOX_STATES,
+      optionLabels: OUTBOX_STATE_LABELS,
+      sortable: true,
+    },
+    {
+      id: 'attachments',
+      label: 'Attachments',
+      type: 'integer',
+      filter: 'range',
+      min: 0,
+      sortable: true,
+      hidden: true,
+    },
+    { id: 'attempts', label: 'Attempts', type: 'integer', filter: 'range', min: 0, sortable: true },
+    { id: 'sentAt', label: 'Sent at', type: 'datetime', filter: 'dateRange', sortable: true },
+    { id: 'error', label: 'Error', type: 'text' },
+    { id: 'id', label: 'Id', type: 'integer', hidden: true },
+  ],
+  pageSizes: [25, 50, 100],
+  defaultPageSize: 25,
+  defaultSort: [{ id: 'created', desc: true }],
+} as const satisfies TableDef;
+export type OutboxColumn = (typeof outboxTable.columns)[number]['id'];
+
+/** A query-string id (`?id=12`). */
+const queryId = z.object({ id: z.coerce.number({ error: 'An id is a whole number' }).pipe(rowId) }).strict();
+
+export const outboxAttachment = z.object({
+  id: z.number(),
+  filename: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number(),
+});
+export type OutboxAttachment = z.output<typeof outboxAttachment>;
+
+export const outboxMessage = z.object({
+  id: z.number(),
+  createdAt: timestamp,
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  state: z.enum(OUTBOX_STATES),
+  attempts: z.number(),
+  sentAt: timestamp.nullable(),
+  error: z.string().nullable(),
+  attachments: z.array(outboxAttachment),
+});
+export type OutboxMessage = z.output<typeof outboxMessage>;
+
 export const isoOption = z.object({ id: z.number(), name: z.string() });
 export type IsoOption = z.output<typeof isoOption>;
 
@@ -144,8 +228,28 @@ export const adminEndpoints = {
   outbox: endpoint({
     method: 'GET',
     path: adminPaths.outbox,
-    summary: 'The latest e-mails PayDesk sent',
+    summary:
+      'The latest 200 e-mails PayDesk wrote, newest first (kept for API clients; the screen uses the table)',
     output: z.array(outboxRow),
+  }),
+  outboxTable: tableEndpoints(
+    'Outbox',
+    { query: adminPaths.outboxQuery, export: adminPaths.outboxExport },
+    {},
+  ),
+  outboxMessage: endpoint({
+    method: 'GET',
+    path: adminPaths.outboxMessage,
+    summary: 'One e-mail: its text, how its delivery went and its attachments',
+    input: queryId,
+    output: outboxMessage,
+  }),
+  outboxAttachment: endpoint({
+    method: 'GET',
+    path: adminPaths.outboxAttachment,
+    summary: "One attachment of an e-mail (the document's id), as a download",
+    input: queryId,
+    output: FILE_ANSWER,
   }),
   auditTable: tableEndpoints(
     'Audit log',

@@ -1,4 +1,4 @@
-import type { Capability, Department } from '@paydesk/domain';
+import type { Capability, Department, OutboxState } from '@paydesk/domain';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** One interface per table. Column names are the SQL names (snake_case); rows are mapped in each area. */
@@ -11,6 +11,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   audit_log: AuditLogTable;
   outbox: OutboxTable;
+  outbox_attachments: OutboxAttachmentsTable;
   mcc_codes: MccCodesTable;
   groups: GroupsTable;
   merchants: MerchantsTable;
@@ -141,6 +142,20 @@ export interface OutboxTable {
   subject: string;
   text_body: string;
   html_body: string | null;
+  /** How delivery went; see platform/mailer.ts. */
+  state: Generated<OutboxState>;
+  /** Tries to hand the mail to the SMTP server so far. */
+  attempts: Generated<number>;
+  /** The SMTP server's (or the connection's) last error; null once none happened. */
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+}
+
+/** A mail's attachments, in order: internal documents (documents.partner_id is null). */
+export interface OutboxAttachmentsTable {
+  outbox_id: number;
+  document_id: number;
+  position: number;
 }
 
 export type UserRecord = Selectable<UsersTable>;

@@ -102,6 +102,22 @@ function documentType(contentType: string): DocumentType {
 }
 
 /**
+ * The type a file's name claims, for files that come with a name only (an e-mail attachment): storeDocument
+ * then checks the bytes against it, so a renamed file is still refused.
+ */
+export function contentTypeOfFilename(filename: string): DocumentContentType {
+  const lower = filename.toLowerCase();
+  const found = (Object.entries(DOCUMENT_TYPES) as [DocumentContentType, DocumentType][]).find(([, type]) =>
+    type.extensions.some((e) => lower.endsWith(e)),
+  );
+  if (!found) {
+    const extensions = Object.values(DOCUMENT_TYPES).flatMap((t) => t.extensions);
+    throw badRequest(`${filename}: only ${extensions.join(', ')} files can be attached`);
+  }
+  return found[0];
+}
+
+/**
  * The name a file is stored and downloaded under: its last path part only, without control or bidirectional
  * formatting characters (which can disguise an extension), at most 200 characters, ending in its type's
  * extension so a saved download opens as what it is.

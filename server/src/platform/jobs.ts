@@ -23,6 +23,10 @@ export interface JobContext {
   id: string;
   /** The user who queued the job; null for a schedule or the system. */
   startedBy: number | null;
+  /** Which try this is: 1 for the first run, 2 for the first retry… */
+  attempt: number;
+  /** No retry follows if this try fails: a job that records its own failure (an e-mail) says so now. */
+  lastAttempt: boolean;
   /**
    * Reports how far the job is: 0–100 and a line of text, shown on the Jobs screen and to whoever polls the
    * job. Written beside the transaction, so it is visible while the job runs (on PostgreSQL; the embedded
@@ -170,7 +174,12 @@ export class Jobs {
       for (const d of definitions) {
         await boss.work<JobEnvelope>(
           d.name,
-          { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+          {
+            batchSize: 1,
+            pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+            // The retry count and limit, for JobContext's attempt and lastAttempt.
+            includeMetadata: true,
+          },
           async ([job]) => (job ? jobs.runJob(d, job) : undefined),
         );
       }
@@ -244,7 +253,10 @@ export class Jobs {
     }
   }
 
-  private async runJob(d: JobDefinition, job: PgBoss.Job<JobEnvelope>): Promise<{ result: string | null }> {
+  private async runJob(
+    d: JobDefinition,
+    job: PgBoss.JobWithMetadata<JobEnvelope>,
+  ): Promise<{ result: string | null }> {
     const deadline = Date.now() + d.timeoutSeconds * 1000;
     const parsed = d.payload.safeParse(job.data?.payload);
     if (!parsed.success) throw new Error(`The job's payload does not fit ${d.name}: ${parsed.error.message}`);
@@ -259,6 +271,9 @@ export class Jobs {
       db,
       id: job.id,
       startedBy,
+      // pg-boss counts retries as it fetches a job that has run before (a failure or a restart).
+      attempt: job.retryCount + 1,
+      lastAttempt: job.retryCount >= job.retryLimit,
       progress: (percent, message) => {
         checkTime();
         this.report(job.id, percent, message);

@@ -21,6 +21,9 @@ const areas = {
       adminKeys.auditTable(body),
       adminKeys.auditPreview(body),
       adminKeys.outbox(),
+      adminKeys.outboxTable(body),
+      adminKeys.outboxPreview(body),
+      adminKeys.outboxMessage(1),
     ],
   ],
   reports: [

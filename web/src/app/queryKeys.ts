@@ -30,6 +30,9 @@ export const adminKeys = {
   auditTable: (body: object) => [...adminKeys.audit(), 'table', body] as const,
   auditPreview: (body: object) => [...adminKeys.audit(), 'preview', body] as const,
   outbox: () => [...adminKeys.all, 'outbox'] as const,
+  outboxTable: (body: object) => [...adminKeys.outbox(), 'table', body] as const,
+  outboxPreview: (body: object) => [...adminKeys.outbox(), 'preview', body] as const,
+  outboxMessage: (id: number) => [...adminKeys.outbox(), 'message', id] as const,
 };
 
 /** Self Serve, Residual Self Serve and their saved reports. */

@@ -6,9 +6,13 @@ import {
   type Capability,
   describeAudit,
   type IsoOption,
+  type OutboxColumn,
   type OutboxRow,
+  type outboxMessage,
+  outboxTable,
   type UserRow,
 } from '@paydesk/domain';
+import type { z } from 'zod';
 import type { Db } from '../../db/connect';
 import type { TableSource } from '../../platform/tableQuery';
 
@@ -124,6 +128,79 @@ export async function latestOutbox(db: Db, limit = 200): Promise<OutboxRow[]> {
     subject: r.subject,
     text: r.text_body,
   }));
+}
+
+/** The Outbox screen's table: every mail with how its delivery went. */
+export const outboxSource: TableSource<OutboxColumn> = {
+  def: outboxTable,
+  from: 'outbox o',
+  expressions: {
+    created: 'o.created_at',
+    to: 'o.to_address',
+    subject: 'o.subject',
+    state: 'o.state',
+    attachments: '(select count(*)::int from outbox_attachments a where a.outbox_id = o.id)',
+    attempts: 'o.attempts',
+    sentAt: 'o.sent_at',
+    error: 'o.last_error',
+    id: 'o.id',
+  },
+  searchable: ['to', 'subject'],
+  tiebreak: 'o.id desc',
+};
+
+/** One mail with its attachments (their document ids, names and sizes; the bytes are downloaded apart). */
+export async function outboxMessageById(db: Db, id: number): Promise<z.input<typeof outboxMessage> | null> {
+  const mail = await db
+    .selectFrom('outbox')
+    .select([
+      'id',
+      'created_at',
+      'to_address',
+      'subject',
+      'text_body',
+      'state',
+      'attempts',
+      'sent_at',
+      'last_error',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!mail) return null;
+  const attachments = await db
+    .selectFrom('outbox_attachments as a')
+    .innerJoin('documents as d', 'd.id', 'a.document_id')
+    .select(['d.id', 'd.filename', 'd.content_type', 'd.size_bytes'])
+    .where('a.outbox_id', '=', id)
+    .orderBy('a.position')
+    .execute();
+  return {
+    id: mail.id,
+    createdAt: mail.created_at,
+    to: mail.to_address,
+    subject: mail.subject,
+    text: mail.text_body,
+    state: mail.state,
+    attempts: mail.attempts,
+    sentAt: mail.sent_at,
+    error: mail.last_error,
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      filename: a.filename,
+      contentType: a.content_type,
+      sizeBytes: a.size_bytes,
+    })),
+  };
+}
+
+/** Whether a document is an attachment of some mail: the outbox's download serves nothing else. */
+export async function isMailAttachment(db: Db, documentId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('outbox_attachments')
+    .select('document_id')
+    .where('document_id', '=', documentId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function isoOptions(db: Db): Promise<IsoOption[]> {

@@ -1,11 +1,22 @@
 import { adminEndpoints, partnerStaffProblem, type UserRow } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
+import { readDocument, sendDocument } from '../../platform/documents';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { endAllSessions } from '../../platform/sessions';
 import { tableRoutes } from '../../platform/tableRoutes';
-import { auditPage, auditSource, countActiveAdmins, isoOptions, latestOutbox, listUsers } from './queries';
+import {
+  auditPage,
+  auditSource,
+  countActiveAdmins,
+  isMailAttachment,
+  isoOptions,
+  latestOutbox,
+  listUsers,
+  outboxMessageById,
+  outboxSource,
+} from './queries';
 
 /** Administration added by PayDesk: users and their permissions, the audit log, the outbox, the ISO list. */
 export function adminRoutes(app: FastifyInstance, deps: Deps) {
@@ -92,6 +103,39 @@ export function adminRoutes(app: FastifyInstance, deps: Deps) {
     access: 'read_outbox',
     scope: 'staffOnly',
     handler: ({ db }) => latestOutbox(db),
+  });
+
+  tableRoutes(app, deps, {
+    access: 'read_outbox',
+    scope: 'staffOnly',
+    endpoints: adminEndpoints.outboxTable,
+    source: () => outboxSource,
+    file: () => ({ name: `Outbox-${new Date().toISOString().slice(0, 10)}.xlsx`, sheet: 'Outbox' }),
+  });
+
+  route(app, deps, {
+    endpoint: adminEndpoints.outboxMessage,
+    access: 'read_outbox',
+    scope: 'staffOnly',
+    handler: async ({ input, db }) => {
+      const mail = await outboxMessageById(db, input.id);
+      if (!mail) throw notFound('No such e-mail');
+      return mail;
+    },
+  });
+
+  route(app, deps, {
+    endpoint: adminEndpoints.outboxAttachment,
+    access: 'read_outbox',
+    scope: 'staffOnly',
+    handler: async ({ input, db, reply, afterCommit }) => {
+      // Only mail attachments: the outbox permission opens no other document.
+      if (!(await isMailAttachment(db, input.id))) throw notFound('No such attachment');
+      const document = await readDocument(db, input.id);
+      afterCommit(async () => {
+        sendDocument(reply, document);
+      });
+    },
   });
 
   route(app, deps, {

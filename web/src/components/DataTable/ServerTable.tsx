@@ -107,7 +107,10 @@ export function ServerTable({
     .map((column) => ({
       ...defColumn(column),
       ...(cells[column.id] ? { render: cells[column.id] } : {}),
-      ...(wrapping.includes(column.id) ? { nowrap: false, width: '40%' } : {}),
+      // One wrapping column (a sentence beside short values) takes 40%; several share what the others leave.
+      ...(wrapping.includes(column.id)
+        ? { nowrap: false, width: wrapping.length === 1 ? '40%' : undefined }
+        : {}),
       sort: column.sortable
         ? { direction: sortDirection(state.sort, column.id), onToggle: () => controls.toggleSort(column.id) }
         : undefined,

@@ -1,177 +1,230 @@
+import { Alert, Anchor, Badge, Divider, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import {
-  Badge,
-  Box,
-  Divider,
-  EmptyState,
-  Grid,
-  Group,
-  Paper,
-  ScrollArea,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
-import { adminEndpoints, type OutboxRow } from '@paydesk/domain';
-import { IconAlertTriangle, IconMail, IconMailOpened } from '@tabler/icons-react';
+  adminEndpoints,
+  adminPaths,
+  OUTBOX_STATE_DESCRIPTIONS,
+  OUTBOX_STATE_LABELS,
+  type OutboxMessage,
+  type OutboxState,
+  outboxTable,
+} from '@paydesk/domain';
+import { IconAlertTriangle, IconPaperclip } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { call, errorMessage } from '../../app/api';
 import { adminKeys } from '../../app/queryKeys';
-import { formatDateTime } from '../../components/format';
-import { ScreenLoader } from '../../components/Loading';
+import {
+  defColumn,
+  type Row,
+  ServerTable,
+  type ServerTableDefinition,
+  useServerTable,
+} from '../../components/DataTable';
+import { TableActions } from '../../components/DataTable/TableActions';
+import { ExportModal } from '../../components/ExportModal';
+import { formatCount, formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { LinkifiedText } from './LinkifiedText';
 
-const EMPTY_DESCRIPTION =
-  'No e-mails yet. When SMTP_URL is not set, e-mails PayDesk sends (such as password resets) appear here.';
+const OUTBOX: ServerTableDefinition<typeof adminEndpoints.outboxTable.extra> = {
+  def: outboxTable,
+  endpoints: adminEndpoints.outboxTable,
+  keys: { page: adminKeys.outboxTable, preview: adminKeys.outboxPreview },
+};
 
-function newestFirst(rows: readonly OutboxRow[]): OutboxRow[] {
-  return [...rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+const STATE_COLORS: Record<OutboxState, string> = {
+  pending: 'yellow',
+  sent: 'green',
+  failed: 'red',
+  local: 'gray',
+};
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function MessageList({
-  mails,
-  selectedId,
-  onSelect,
-}: {
-  mails: OutboxRow[];
-  selectedId: number | undefined;
-  onSelect: (id: number) => void;
-}) {
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <Paper withBorder radius="md">
-      <ScrollArea.Autosize mah="calc(100vh - 220px)">
-        <Stack gap={0} role="list" aria-label="E-mails">
-          {mails.map((mail, index) => {
-            const selected = mail.id === selectedId;
-            return (
-              <Box key={mail.id} role="listitem">
-                {index > 0 && <Divider />}
-                <UnstyledButton
-                  w="100%"
-                  px="md"
-                  py="sm"
-                  onClick={() => onSelect(mail.id)}
-                  aria-current={selected ? 'true' : undefined}
-                  bg={selected ? 'var(--mantine-primary-color-light)' : undefined}
-                  style={{ display: 'block' }}
-                >
-                  <Text fz="sm" fw={600} truncate>
-                    {mail.subject}
-                  </Text>
-                  <Group justify="space-between" wrap="nowrap" gap="xs">
-                    <Text fz="xs" c="dimmed" truncate>
-                      To {mail.to}
-                    </Text>
-                    <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(mail.createdAt)}
-                    </Text>
-                  </Group>
-                </UnstyledButton>
-              </Box>
-            );
-          })}
-        </Stack>
-      </ScrollArea.Autosize>
-    </Paper>
+    <Group gap="xs" wrap="nowrap" align="baseline">
+      <Text fz="sm" c="dimmed" w={90} style={{ flex: 'none' }}>
+        {label}
+      </Text>
+      <Text fz="sm" component="div" style={{ minWidth: 0, wordBreak: 'break-word' }}>
+        {children}
+      </Text>
+    </Group>
   );
 }
 
-function MessageView({ mail }: { mail: OutboxRow }) {
+function MessageView({ mail }: { mail: OutboxMessage }) {
   return (
-    <Paper withBorder radius="md" p="lg" component="article" aria-label={mail.subject}>
-      <Stack gap="xs">
-        <Title order={2} fz={20}>
-          {mail.subject}
-        </Title>
-        <Group gap="xs">
-          <Badge variant="light" size="sm">
-            To
-          </Badge>
-          <Text fz="sm">{mail.to}</Text>
-          <Text fz="sm" c="dimmed">
-            · {formatDateTime(mail.createdAt)}
+    <Stack gap="md">
+      <Stack gap={6}>
+        <Fact label="To">{mail.to}</Fact>
+        <Fact label="Created">{formatDateTime(mail.createdAt)}</Fact>
+        <Fact label="State">
+          <Group gap="xs">
+            <Badge variant="light" color={STATE_COLORS[mail.state]}>
+              {OUTBOX_STATE_LABELS[mail.state]}
+            </Badge>
+            {mail.state === 'pending' && <Loader size={14} aria-label="Delivering" />}
+          </Group>
+          <Text fz="xs" c="dimmed" mt={4}>
+            {OUTBOX_STATE_DESCRIPTIONS[mail.state]}
           </Text>
-        </Group>
+        </Fact>
+        {mail.attempts > 0 && <Fact label="Attempts">{formatCount(mail.attempts)}</Fact>}
+        {mail.sentAt && <Fact label="Sent at">{formatDateTime(mail.sentAt)}</Fact>}
       </Stack>
-      <Divider my="md" />
+      {mail.error && (
+        <Alert
+          color={mail.state === 'failed' ? 'red' : 'yellow'}
+          icon={<IconAlertTriangle size={18} />}
+          title={mail.state === 'failed' ? 'Delivery failed' : 'Last try failed; it will be tried again'}
+        >
+          <Text fz="sm" style={{ wordBreak: 'break-word' }}>
+            {mail.error}
+          </Text>
+        </Alert>
+      )}
+      {mail.attachments.length > 0 && (
+        <Stack gap={4} role="list" aria-label="Attachments">
+          {mail.attachments.map((a) => (
+            <Group key={a.id} gap="xs" role="listitem" wrap="nowrap">
+              <IconPaperclip size={16} />
+              <Anchor
+                href={`${adminPaths.outboxAttachment}?id=${a.id}`}
+                download={a.filename}
+                fz="sm"
+                style={{ wordBreak: 'break-all' }}
+              >
+                {a.filename}
+              </Anchor>
+              <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                {sizeText(a.sizeBytes)}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <Divider />
       <Text fz="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-testid="outbox-body">
         <LinkifiedText text={mail.text} />
       </Text>
-    </Paper>
+    </Stack>
   );
 }
 
-function Outbox() {
-  const outbox = useQuery({
-    queryKey: adminKeys.outbox(),
-    queryFn: () => call(adminEndpoints.outbox),
+/** One e-mail beside the list, reloaded while it is being delivered. */
+function MessageDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
+  const message = useQuery({
+    queryKey: adminKeys.outboxMessage(id ?? 0),
+    queryFn: () => call(adminEndpoints.outboxMessage, { id: id ?? 0 }),
+    enabled: id !== null,
+    refetchInterval: (query) => (query.state.data?.state === 'pending' ? REFRESH_MS : false),
   });
-  const [params, setParams] = useSearchParams();
-  const mails = newestFirst(outbox.data ?? []);
-  const requested = Number(params.get('id'));
-  const selected = mails.find((mail) => mail.id === requested) ?? mails[0];
+  let body: React.ReactNode;
+  if (message.isPending) body = <Loader size="sm" aria-label="Loading the e-mail" />;
+  else if (message.error)
+    body = (
+      <Alert color="red" icon={<IconAlertTriangle size={18} />} title="Could not load this e-mail">
+        {errorMessage(message.error, 'Please try again in a moment.')}
+      </Alert>
+    );
+  else body = <MessageView mail={message.data} />;
+  return (
+    <Drawer
+      opened={id !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={
+        <Text fw={700} fz="lg">
+          {message.data?.subject ?? 'E-mail'}
+        </Text>
+      }
+    >
+      {body}
+    </Drawer>
+  );
+}
 
-  let content: React.ReactNode;
-  if (outbox.isLoading) {
-    content = <ScreenLoader label="Loading e-mails…" />;
-  } else if (outbox.error) {
-    content = (
-      <EmptyState
-        mt={40}
-        icon={<IconAlertTriangle size={26} />}
-        variant="light"
-        color="red"
-        title="Could not load the outbox"
-        description={errorMessage(outbox.error, 'Please try again in a moment.')}
-      />
+/** How often a page or message with mail still being delivered is asked for again. */
+const REFRESH_MS = 3000;
+
+const stillDelivering = (page: { rows: Row[] } | undefined) =>
+  page?.rows.some((row) => row.state === 'pending') ? REFRESH_MS : false;
+
+function Outbox() {
+  const outbox = useServerTable(OUTBOX, {
+    extra: {},
+    loadError: 'The outbox could not be loaded.',
+    refreshWhile: stillDelivering,
+  });
+  const { state } = outbox.controls;
+  const [exporting, setExporting] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const requested = Number(params.get('id'));
+  const openId = Number.isInteger(requested) && requested > 0 ? requested : null;
+  const setOpen = (id: number | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id === null) next.delete('id');
+        else next.set('id', String(id));
+        return next;
+      },
+      { replace: id === null },
     );
-  } else if (!selected) {
-    content = (
-      <Paper withBorder radius="md" py={48}>
-        <EmptyState
-          icon={<IconMailOpened size={26} />}
-          withIndicatorBackground
-          title="Outbox is empty"
-          description={EMPTY_DESCRIPTION}
-        />
-      </Paper>
-    );
-  } else {
-    content = (
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
-          <MessageList
-            mails={mails}
-            selectedId={selected.id}
-            onSelect={(id) => setParams({ id: String(id) })}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
-          <MessageView mail={selected} />
-        </Grid.Col>
-      </Grid>
-    );
-  }
 
   return (
     <>
       <PageHeader
         title="Outbox"
-        description="E-mails PayDesk sent while no SMTP server is configured, newest first."
-        actions={
-          mails.length > 0 && (
-            <Group gap={6}>
-              <IconMail size={16} />
-              <Text fz="sm" c="dimmed">
-                {mails.length} {mails.length === 1 ? 'e-mail' : 'e-mails'}
-              </Text>
-            </Group>
-          )
-        }
+        description="Every e-mail PayDesk wrote, newest first, and how its delivery went. Click a subject to read the e-mail and download its attachments."
       />
-      {content}
+      <ServerTable
+        {...outbox.table}
+        label="Outbox"
+        noun="e-mails"
+        searchPlaceholder="Search recipient or subject"
+        empty={{
+          filtered: 'No e-mails match these filters',
+          unfiltered: 'No e-mails yet',
+          unfilteredHint:
+            'E-mails PayDesk sends, such as password resets, appear here. Without SMTP_URL they stay here to be read.',
+        }}
+        wrapping={['subject', 'error']}
+        cells={{
+          // The subject opens the message, as in a mail client.
+          subject: (row) => (
+            <Anchor
+              component="button"
+              fz="sm"
+              ta="left"
+              onClick={() => setOpen(Number(row.id))}
+              aria-label={`Open e-mail to ${String(row.to)}: ${String(row.subject)}`}
+            >
+              {String(row.subject)}
+            </Anchor>
+          ),
+        }}
+        actions={<TableActions onExport={() => setExporting(true)} />}
+      />
+      <MessageDrawer id={openId} onClose={() => setOpen(null)} />
+      <ExportModal
+        opened={exporting}
+        onClose={() => setExporting(false)}
+        title="Export the outbox to XLSX"
+        subject={`${outbox.narrowed ? 'The e-mails matching the filters and search in force' : 'Every e-mail'}, the ${state.columns.length} visible columns, in the order shown. Times are in UTC.`}
+        columns={outbox.visibleColumns.map(defColumn)}
+        previewKey={outbox.previewKey}
+        loadPreview={outbox.loadPreview}
+        download={{ ...outbox.exportDownload, fallbackName: 'Outbox.xlsx' }}
+      />
     </>
   );
 }
