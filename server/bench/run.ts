@@ -5,14 +5,11 @@ import path from 'node:path';
 import { addMonths, monthStart } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
-import { jobDefinitions } from '../src/jobs';
-import { Jobs } from '../src/platform/jobs';
-import { Mailer } from '../src/platform/mailer';
+import { benchApp } from './benchApp';
 
 /**
  * npm run bench: the table toolkit's performance goals at the `large` scale on PostgreSQL.
@@ -40,16 +37,7 @@ await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, application
   db,
 );
 
-// Jobs are declared (routes may queue them) but not worked: the benchmark measures requests alone.
-const jobs = await Jobs.start({
-  connected,
-  definitions: jobDefinitions(config),
-  work: false,
-  schedule: false,
-  log: { info: () => {}, warn: console.warn, error: console.error },
-});
-const app = await buildApp({ db, config, mailer: new Mailer(jobs), jobs }, { logger: false });
-await app.ready();
+const { app, close: closeApp } = await benchApp(connected, config);
 const signin = await app.inject({
   method: 'POST',
   url: '/api/app/account/signin',
@@ -603,6 +591,5 @@ console.table([
   },
 ]);
 
-await app.close();
-await jobs.stop();
+await closeApp();
 await close();

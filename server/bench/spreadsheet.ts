@@ -1,11 +1,8 @@
 import fs from 'node:fs';
 import { XLSX_MIME } from '@paydesk/domain';
-import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
-import { jobDefinitions } from '../src/jobs';
-import { Jobs } from '../src/platform/jobs';
-import { Mailer } from '../src/platform/mailer';
+import { benchApp } from './benchApp';
 
 /**
  * One spreadsheet job of the benchmark, alone in its own process so that its peak memory is its own:
@@ -15,16 +12,7 @@ const [job, arg1, arg2] = process.argv.slice(2);
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
 const connected = await connect({ databaseUrl: config.DATABASE_URL });
 const { db, close } = connected;
-// Jobs are declared (routes may queue them) but not worked: the benchmark measures requests alone.
-const jobs = await Jobs.start({
-  connected,
-  definitions: jobDefinitions(config),
-  work: false,
-  schedule: false,
-  log: { info: () => {}, warn: console.warn, error: console.error },
-});
-const app = await buildApp({ db, config, mailer: new Mailer(jobs), jobs }, { logger: false });
-await app.ready();
+const { app, close: closeApp } = await benchApp(connected, config);
 const signin = await app.inject({
   method: 'POST',
   url: '/api/app/account/signin',
@@ -72,6 +60,5 @@ console.log(
     body,
   }),
 );
-await app.close();
-await jobs.stop();
+await closeApp();
 await close();
