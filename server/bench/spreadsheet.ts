@@ -11,7 +11,7 @@ import { benchApp } from './benchApp';
 const [job, arg1, arg2] = process.argv.slice(2);
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
 const connected = await connect({ databaseUrl: config.DATABASE_URL });
-const { db, close } = connected;
+const { close } = connected;
 const { app, close: closeApp } = await benchApp(connected, config);
 const signin = await app.inject({
   method: 'POST',
