@@ -24,6 +24,7 @@ import * as signinThrottle from './2026_11_22_0002_signin_throttle';
 import * as documents from './2026_11_22_0003_documents';
 import * as jobProgress from './2026_11_22_0004_job_progress';
 import * as demoState from './2026_11_22_0005_demo_state';
+import * as partners from './2026_11_22_0010_partners';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0003_documents': documents,
   '2026_11_22_0004_job_progress': jobProgress,
   '2026_11_22_0005_demo_state': demoState,
+  '2026_11_22_0010_partners': partners,
 };
