@@ -15,6 +15,10 @@ export const AUDIT_ACTIONS = [
   'user.partner_rule',
   'pii.reveal',
   'job.rerun',
+  'partner.group_add',
+  'partner.rev_share',
+  'partner.import',
+  'partner.upload',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -33,6 +37,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.partner_rule': 'Partner rights removed',
   'pii.reveal': 'Sensitive field shown',
   'job.rerun': 'Job run again',
+  'partner.group_add': 'Group ID added',
+  'partner.rev_share': 'Rev share changed',
+  'partner.import': 'Partners imported from the CRM',
+  'partner.upload': 'Partners imported from XLSX',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -99,6 +107,13 @@ function userChanges(who: string, details: Record<string, unknown>): string[] {
   return out;
 }
 
+/** A stored fraction ("0.8000") as the percentage users enter. */
+const percent = (fraction: unknown) =>
+  typeof fraction === 'string' || typeof fraction === 'number'
+    ? `${Number((Number(fraction) * 100).toFixed(2))}%`
+    : '?';
+const count = (n: unknown) => (typeof n === 'number' ? String(n) : '0');
+
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** One audit entry in words, e.g. "Changed the department of x@y.example from Sales to Finance". */
@@ -153,5 +168,13 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
       const title = typeof facts.title === 'string' ? facts.title : 'a job';
       return `Ran ${title} again after it failed (job ${facts.failedJob ?? '?'}, new run ${facts.newJob ?? '?'})`;
     }
+    case 'partner.group_add':
+      return `Added the ${facts.bank ?? ''} group ${facts.groupId ?? '?'} (association ${facts.association ?? '?'}, rev share ${percent(facts.revShare)}) to ${who}`;
+    case 'partner.rev_share':
+      return `Changed the rev share of group ${facts.groupId ?? '?'} of ${who} from ${percent(facts.from)} to ${percent(facts.to)}`;
+    case 'partner.import':
+      return `Imported partners from the CRM: ${count(facts.accountsAdded)} accounts added, ${count(facts.accountsChanged)} changed, ${count(facts.accountsInactivated)} marked inactive; ${count(facts.groupsAdded)} groups added, ${count(facts.groupsChanged)} changed`;
+    case 'partner.upload':
+      return `Imported ${count(facts.rows)} partner accounts from XLSX (${count(facts.added)} added, ${count(facts.changed)} changed)`;
   }
 }

@@ -13,6 +13,7 @@ import { adminRoutes } from './areas/admin/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
+import { partnerRoutes } from './areas/partners/routes';
 import { reportRoutes } from './areas/reports/routes';
 import { savedReportRoutes } from './areas/reports/savedReports';
 import { salesRoutes } from './areas/sales/routes';
@@ -111,6 +112,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   savedReportRoutes(app, deps);
   uploadRoutes(app, deps);
   jobRoutes(app, deps);
+  partnerRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

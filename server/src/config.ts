@@ -62,6 +62,16 @@ const schema = z.object({
       ctx.addIssue({ code: 'custom', message: parsed.error });
       return z.NEVER;
     }),
+  /**
+   * The CRM that partners are imported from and new groups are created in. With SALESFORCE_USERNAME and
+   * SALESFORCE_PASSWORD set, Salesforce (platform/crm/salesforce.ts); otherwise the sandbox CRM in PayDesk's own
+   * database. Never logged.
+   */
+  SALESFORCE_LOGIN_URL: z.string().url().default('https://login.salesforce.com'),
+  SALESFORCE_USERNAME: z.string().optional(),
+  SALESFORCE_PASSWORD: z.string().optional(),
+  /** Appended to the password, as Salesforce asks of logins from outside the trusted IP ranges. */
+  SALESFORCE_SECURITY_TOKEN: z.string().default(''),
 });
 
 export type Config = z.infer<typeof schema> & { appUrl: string; pgliteDir: string };
@@ -75,6 +85,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  if ((c.SALESFORCE_USERNAME === undefined) !== (c.SALESFORCE_PASSWORD === undefined))
+    throw new Error(
+      'Invalid configuration:\n  Set both SALESFORCE_USERNAME and SALESFORCE_PASSWORD, or neither',
+    );
   return {
     ...c,
     pgliteDir: c.PGLITE_DIR ?? path.join(c.DATA_DIR, 'pglite'),

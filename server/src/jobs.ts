@@ -1,7 +1,9 @@
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
+import { partnersImportJob } from './areas/partners/importJob';
 import type { Config } from './config';
 import type { Db } from './db/connect';
+import { type Crm, SandboxCrm } from './platform/crm';
 import type { JobDefinition } from './platform/jobs';
 import { mailDeliveryJob } from './platform/mailer';
 
@@ -13,11 +15,12 @@ export { holdsDemoData, liveDemoJob };
  */
 export function jobDefinitions(
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
-  options: { liveDemo?: boolean } = {},
+  options: { liveDemo?: boolean; crm?: Crm } = {},
 ): JobDefinition[] {
   return [
     cleanupJob,
     mailDeliveryJob({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    partnersImportJob(options.crm ?? new SandboxCrm()),
     ...(options.liveDemo ? [liveDemoJob] : []),
   ];
 }
@@ -26,6 +29,7 @@ export function jobDefinitions(
 export async function jobDefinitionsFor(
   db: Db,
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+  crm?: Crm,
 ): Promise<JobDefinition[]> {
-  return jobDefinitions(config, { liveDemo: await holdsDemoData(db) });
+  return jobDefinitions(config, { liveDemo: await holdsDemoData(db), ...(crm ? { crm } : {}) });
 }

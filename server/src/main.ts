@@ -6,6 +6,7 @@ import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
 import { jobDefinitionsFor, liveDemoJob } from './jobs';
+import { crmFromConfig } from './platform/crm';
 import { randomToken } from './platform/crypto';
 import { Jobs } from './platform/jobs';
 import { Mailer } from './platform/mailer';
@@ -53,13 +54,14 @@ const jobLog = {
   error: (obj: unknown, msg?: string) => app.log.error(obj, msg),
 };
 // Started before the app takes requests, which may queue jobs; jobs log through the app's logger.
-const definitions = await jobDefinitionsFor(db, config);
+const crm = crmFromConfig(config);
+const definitions = await jobDefinitionsFor(db, config, crm);
 const jobs = await Jobs.start({ connected, definitions, log: jobLog });
 const mailer = new Mailer(jobs);
 // The live demo catches up at once (days the server was off, today so far), then every five minutes.
 const liveDemo = definitions.includes(liveDemoJob);
 if (liveDemo) await jobs.send(liveDemoJob, {});
-const app = await buildApp({ db, config, mailer, jobs }, { logger: { level: config.LOG_LEVEL } });
+const app = await buildApp({ db, config, mailer, jobs, crm }, { logger: { level: config.LOG_LEVEL } });
 await app.listen({ port: config.PORT, host: config.HOST });
 
 const database = kind === 'pglite' ? `embedded PGlite (${config.pgliteDir})` : 'PostgreSQL (DATABASE_URL)';
@@ -68,6 +70,7 @@ const lines = [
   `PayDesk is running at ${config.appUrl}`,
   `  database: ${database}`,
   `  e-mail:   ${config.SMTP_URL ? 'SMTP (SMTP_URL)' : 'local outbox (sign in as admin, open Outbox)'}`,
+  `  CRM:      ${crm.description}`,
   `  jobs:     background jobs in the database (admin: Jobs)${liveDemo ? '; the live demo adds today’s data every 5 minutes' : ''}`,
 ];
 if (demoPassword) {

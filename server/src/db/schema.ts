@@ -34,6 +34,60 @@ export interface Database {
   demo_state: DemoStateTable;
   demo_merchant_params: DemoMerchantParamsTable;
   demo_applications: { key: string; application_id: number };
+  rev_share_history: RevShareHistoryTable;
+  group_id_sequences: {
+    bank: string;
+    next_group_id: ColumnType<string, string | number, string | number>;
+    next_association: ColumnType<string, string | number, string | number>;
+  };
+  crm_accounts: CrmAccountsTable;
+  crm_groups: CrmGroupsTable;
+}
+
+/** A change of a group's rev share (fractions); the import's changes have no user. */
+export interface RevShareHistoryTable {
+  id: Generated<number>;
+  partner_id: number;
+  group_row_id: number;
+  old_rev_share: Decimal | null;
+  new_rev_share: Decimal;
+  changed_by_user_id: number | null;
+  changed_by: string | null;
+  changed_at: Timestamp;
+}
+
+/** The sandbox CRM's accounts (platform/crm/sandbox.ts). */
+export interface CrmAccountsTable {
+  account_id: string;
+  account_name: string;
+  status: string;
+  rm: string | null;
+  recruiter: string | null;
+  isc: Decimal | null;
+  liability: string | null;
+  date_signed: DateOnly | null;
+  full_name: string | null;
+  processing_email: string | null;
+  phone: string | null;
+  billing_street: string | null;
+  billing_city: string | null;
+  billing_state: string | null;
+  billing_zip: string | null;
+  operation_email: string | null;
+}
+
+/** The sandbox CRM's groups. */
+export interface CrmGroupsTable {
+  group_sf_id: string;
+  account_id: string;
+  group_name: string;
+  group_id: string;
+  association_number: string | null;
+  rev_share: Decimal;
+  bank: string | null;
+  profile: string | null;
+  processor: string;
+  effective_date: DateOnly;
 }
 
 /** What a running job last reported (platform/jobs.ts); the job itself is in pg-boss's schema. */

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
+import type { Crm } from './crm';
 import { AppError, forbidden } from './errors';
 import type { Jobs } from './jobs';
 import type { Mailer } from './mailer';
@@ -32,6 +33,8 @@ export interface Deps {
   config: Config;
   /** Background jobs (platform/jobs.ts): queue one with `jobs.send(definition, payload, { db })`. */
   jobs: Jobs;
+  /** The CRM partners come from (platform/crm); the sandbox CRM when not given. */
+  crm?: Crm;
 }
 
 /** public: no session needed; session: any signed-in user; otherwise the named permission. */

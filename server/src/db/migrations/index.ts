@@ -25,6 +25,7 @@ import * as documents from './2026_11_22_0003_documents';
 import * as jobProgress from './2026_11_22_0004_job_progress';
 import * as demoState from './2026_11_22_0005_demo_state';
 import * as outboxDelivery from './2026_11_22_0006_outbox_delivery';
+import * as partners from './2026_11_22_0010_partners';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0004_job_progress': jobProgress,
   '2026_11_22_0005_demo_state': demoState,
   '2026_11_22_0006_outbox_delivery': outboxDelivery,
+  '2026_11_22_0010_partners': partners,
 };

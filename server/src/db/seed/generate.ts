@@ -174,7 +174,14 @@ export async function generateMerchantData(
     // ISO sizes follow a long tail; the in-house partners are mid-sized.
     const isoWeights = partners.map((p, i) => (p.in_house ? 0.08 : 1 / (i + 1) ** 1.05));
 
-    // Groups: one to five per ISO, each with its bank, profile and rev share.
+    // Groups: one to five per ISO, each with its bank, profile and rev share. Group IDs and association
+    // numbers follow each bank's sequence (group_id_sequences), as Add Group ID continues them.
+    const sequences = new Map(
+      (await trx.selectFrom('group_id_sequences').selectAll().execute()).map((q) => [
+        q.bank,
+        { groupId: Number(q.next_group_id), association: Number(q.next_association) },
+      ]),
+    );
     const groups: GroupRow[] = [];
     const groupsByPartner = new Map<number, GroupRow[]>();
     let groupSeq = 0;
@@ -187,6 +194,8 @@ export async function generateMerchantData(
         groupSeq++;
         const bank = random.weighted(BANK_MIX.items, BANK_MIX.weights);
         const profile = random.weighted(PROFILE_MIX.items, PROFILE_MIX.weights);
+        const sequence = sequences.get(bank);
+        if (!sequence) throw new Error(`No group ID sequence for ${bank}`);
         const row: GroupRow = {
           partner_id: p.id,
           group_sf_id: `a0G${String(groupSeq).padStart(12, '0')}`,
@@ -194,8 +203,8 @@ export async function generateMerchantData(
             count === 1
               ? p.account_name
               : `${p.account_name} ${profile === 'PayLo' ? 'PayLo' : bank}${g > 0 ? ` ${g + 1}` : ''}`,
-          group_id: String(100_000 + groupSeq * 7),
-          association_number: String(300_000 + groupSeq * 13),
+          group_id: String(sequence.groupId++),
+          association_number: String(sequence.association++),
           rev_share: Math.min(1, Number(p.isc ?? 0.7) + (random.int(-1, 1) * 5) / 100).toFixed(4),
           bank,
           profile,
@@ -207,6 +216,12 @@ export async function generateMerchantData(
       }
     }
     await insertAll(trx, 'groups', groups);
+    for (const [bank, next] of sequences)
+      await trx
+        .updateTable('group_id_sequences')
+        .set({ next_group_id: next.groupId, next_association: next.association })
+        .where('bank', '=', bank)
+        .execute();
     log(`  ${groups.length} groups`);
 
     const ctx = drawContext(partners, groupsByPartner);
@@ -299,6 +314,8 @@ export async function generateMerchantData(
     await generateResiduals(trx, seed, lastResidualMonth);
     await generateAdjustments(trx, seed, lastResidualMonth);
     log('  residuals and adjustments');
+
+    await partnerStatusesAndCrm(trx, today, currentMonth);
 
     await insertAll(trx, 'schedule_a', scheduleA(random, partners));
     await goalsAndBudgets(trx, now);
@@ -571,4 +588,25 @@ async function insertAll<R = unknown>(
 
 function slug(name: string) {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '');
+}
+
+/**
+ * Each ISO's account status by the ISO performance rule (isoStatus in domain: an approval this month makes it
+ * Active, one in the last 90 days Inactive, none Dead), then the sandbox CRM filled with the same accounts and
+ * groups, so an import from it on demo data changes nothing.
+ */
+async function partnerStatusesAndCrm(trx: Db, today: string, currentMonth: string) {
+  await sql`update partners p set status = case
+      when exists (select 1 from applications a where a.partner_id = p.id
+                   and a.approved_at >= ${currentMonth}::date and a.approved_at < ${today}::date + 1) then 'Active'
+      when exists (select 1 from applications a where a.partner_id = p.id
+                   and a.approved_at >= ${today}::date - 90 and a.approved_at < ${today}::date + 1) then 'Inactive'
+      else 'Dead' end`.execute(trx);
+  await sql`insert into crm_accounts select account_id, account_name, status, rm, recruiter, isc, liability,
+      date_signed, full_name, processing_email, phone, billing_street, billing_city, billing_state, billing_zip,
+      operation_email
+    from partners`.execute(trx);
+  await sql`insert into crm_groups select g.group_sf_id, p.account_id, g.group_name, g.group_id,
+      g.association_number, g.rev_share, g.bank, g.profile, g.processor, g.effective_date
+    from groups g join partners p on p.id = g.partner_id`.execute(trx);
 }

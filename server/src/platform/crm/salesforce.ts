@@ -1,0 +1,141 @@
+import { Connection } from 'jsforce';
+import type { Crm, CrmAccount, CrmGroup, NewCrmGroup } from './types';
+
+/**
+ * Where PayDesk's partner fields live in Salesforce. The org's object and field API names are assumptions
+ * documented in the README ("The CRM"); an org that names them differently changes this table only.
+ * Percent fields (ISC, rev share) are 0–100 in Salesforce and fractions in PayDesk.
+ */
+export const SALESFORCE_MAPPING = {
+  account: {
+    object: 'Account',
+    where: "Type = 'Partner'",
+    fields: {
+      account_id: 'Id',
+      account_name: 'Name',
+      status: 'Partner_Status__c',
+      rm: 'Relationship_Manager__c',
+      recruiter: 'Recruiter__c',
+      isc: 'ISC__c',
+      liability: 'Liability__c',
+      date_signed: 'Date_Signed__c',
+      full_name: 'Primary_Contact_Name__c',
+      processing_email: 'Processing_Email__c',
+      phone: 'Phone',
+      billing_street: 'BillingStreet',
+      billing_city: 'BillingCity',
+      billing_state: 'BillingState',
+      billing_zip: 'BillingPostalCode',
+      operation_email: 'Operations_Email__c',
+    } satisfies Record<keyof CrmAccount, string>,
+  },
+  group: {
+    object: 'Processing_Group__c',
+    where: "Account__r.Type = 'Partner'",
+    fields: {
+      group_sf_id: 'Id',
+      account_id: 'Account__c',
+      group_name: 'Name',
+      group_id: 'Group_ID__c',
+      association_number: 'Association_Number__c',
+      rev_share: 'Rev_Share__c',
+      bank: 'Bank__c',
+      profile: 'Profile__c',
+      processor: 'Processor__c',
+      effective_date: 'Effective_Date__c',
+    } satisfies Record<keyof CrmGroup, string>,
+  },
+} as const;
+
+const PERCENT_COLUMNS = new Set(['isc', 'rev_share']);
+
+type SfRecord = Record<string, unknown>;
+
+/** Salesforce through jsforce 3.6 (the last line that runs on Node 20), signed in with a username and password. */
+export class SalesforceCrm implements Crm {
+  readonly kind = 'salesforce';
+  readonly description: string;
+  private connection: Promise<Connection> | null = null;
+
+  constructor(
+    private readonly settings: {
+      loginUrl: string;
+      username: string;
+      password: string;
+      securityToken: string;
+    },
+  ) {
+    this.description = `Salesforce (${new URL(settings.loginUrl).host})`;
+  }
+
+  /** One sign-in, reused; a failed one is tried again on the next call. */
+  private connect(): Promise<Connection> {
+    if (!this.connection) {
+      const conn = new Connection({ loginUrl: this.settings.loginUrl, version: '60.0' });
+      this.connection = conn
+        .login(this.settings.username, this.settings.password + this.settings.securityToken)
+        .then(() => conn)
+        .catch((err: unknown) => {
+          this.connection = null;
+          // The answer may quote what was sent: only Salesforce's own error code leaves here.
+          const code = (err as { errorCode?: string }).errorCode ?? 'unknown error';
+          throw new Error(`Salesforce sign-in failed (${code})`);
+        });
+    }
+    return this.connection;
+  }
+
+  accounts(): AsyncIterable<CrmAccount[]> {
+    return this.pages<CrmAccount>(SALESFORCE_MAPPING.account);
+  }
+
+  groups(): AsyncIterable<CrmGroup[]> {
+    return this.pages<CrmGroup>(SALESFORCE_MAPPING.group);
+  }
+
+  private async *pages<T>(map: { object: string; where: string; fields: Record<string, string> }) {
+    const conn = await this.connect();
+    const soql = `SELECT ${Object.values(map.fields).join(', ')} FROM ${map.object} WHERE ${map.where}`;
+    let result = await conn.query<SfRecord>(soql, { autoFetch: false });
+    for (;;) {
+      yield result.records.map((r) => fromSalesforce(map.fields, r) as T);
+      if (result.done || !result.nextRecordsUrl) return;
+      result = await conn.queryMore<SfRecord>(result.nextRecordsUrl);
+    }
+  }
+
+  async createGroup(_db: unknown, group: NewCrmGroup): Promise<string> {
+    const conn = await this.connect();
+    const record: SfRecord = {};
+    for (const [column, field] of Object.entries(SALESFORCE_MAPPING.group.fields)) {
+      if (column === 'group_sf_id') continue;
+      const value = group[column as keyof NewCrmGroup];
+      record[field] = PERCENT_COLUMNS.has(column) && value !== null ? Number(value) * 100 : value;
+    }
+    const saved = await conn.sobject(SALESFORCE_MAPPING.group.object).create(record);
+    if (!saved.success) throw new Error('Salesforce did not create the group');
+    return saved.id;
+  }
+
+  async setRevShare(_db: unknown, groupSfId: string, revShare: string): Promise<void> {
+    const conn = await this.connect();
+    const saved = await conn.sobject(SALESFORCE_MAPPING.group.object).update({
+      Id: groupSfId,
+      [SALESFORCE_MAPPING.group.fields.rev_share]: Number(revShare) * 100,
+    });
+    if (!saved.success) throw new Error('Salesforce did not update the rev share');
+  }
+}
+
+function fromSalesforce(fields: Record<string, string>, record: SfRecord): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const [column, field] of Object.entries(fields)) {
+    const value = record[field];
+    if (value === null || value === undefined || value === '') out[column] = null;
+    else if (PERCENT_COLUMNS.has(column)) out[column] = (Number(value) / 100).toFixed(4);
+    else if (column === 'date_signed' || column === 'effective_date')
+      out[column] = String(value).slice(0, 10);
+    else out[column] = String(value);
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect';
+import type { Crm, CrmAccount, CrmGroup, NewCrmGroup } from './types';
+
+const PAGE = 2000;
+
+/**
+ * The default CRM: accounts and groups in PayDesk's own tables crm_accounts and crm_groups (filled by the
+ * demo seed, and from the existing partners by their migration). Deterministic, and what PayDesk writes to it
+ * (a new group, a rev share) is there on the next import, as with the real CRM.
+ */
+export class SandboxCrm implements Crm {
+  readonly kind = 'sandbox';
+  readonly description =
+    'sandbox CRM in the database (set SALESFORCE_USERNAME and SALESFORCE_PASSWORD for Salesforce)';
+
+  async *accounts(db: Db): AsyncIterable<CrmAccount[]> {
+    let after = '';
+    for (;;) {
+      const rows = await db
+        .selectFrom('crm_accounts')
+        .selectAll()
+        .where('account_id', '>', after)
+        .orderBy('account_id')
+        .limit(PAGE)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows.map((r) => ({ ...r, isc: r.isc === null ? null : String(r.isc) }));
+      after = rows[rows.length - 1]?.account_id ?? after;
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  async *groups(db: Db): AsyncIterable<CrmGroup[]> {
+    let after = '';
+    for (;;) {
+      const rows = await db
+        .selectFrom('crm_groups')
+        .selectAll()
+        .where('group_sf_id', '>', after)
+        .orderBy('group_sf_id')
+        .limit(PAGE)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows.map((r) => ({ ...r, rev_share: String(r.rev_share) }));
+      after = rows[rows.length - 1]?.group_sf_id ?? after;
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  async createGroup(db: Db, group: NewCrmGroup): Promise<string> {
+    // Salesforce-like 18-character ids of a custom object ('a0G' prefix), from the sandbox's own sequence.
+    const { rows } = await sql<{ id: string }>`
+      select 'a0GSBX' || lpad(nextval('crm_group_sf_seq')::text, 12, '0') as id`.execute(db);
+    const id = rows[0]?.id;
+    if (!id) throw new Error('The sandbox CRM could not number a group');
+    await db
+      .insertInto('crm_groups')
+      .values({ group_sf_id: id, ...group })
+      .execute();
+    return id;
+  }
+
+  async setRevShare(db: Db, groupSfId: string, revShare: string): Promise<void> {
+    await db
+      .updateTable('crm_groups')
+      .set({ rev_share: revShare })
+      .where('group_sf_id', '=', groupSfId)
+      .execute();
+  }
+}
