@@ -9,6 +9,7 @@ export * from './contracts/admin';
 export * from './contracts/common';
 export * from './contracts/financial';
 export * from './contracts/jobs';
+export * from './contracts/partners';
 export * from './contracts/reports';
 export * from './contracts/sales';
 export * from './contracts/savedReportFilters';

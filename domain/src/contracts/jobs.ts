@@ -10,6 +10,7 @@ export const JOB_KINDS = {
   'mail.deliver': 'Deliver an e-mail',
   'demo.catch-up': 'Live demo: catch up',
   'jobs.cleanup': 'Clean up old job progress',
+  'partners.import': 'Import partners from the CRM',
 } as const;
 export type JobKind = keyof typeof JOB_KINDS;
 
