@@ -20,6 +20,7 @@ describe('the menu derived from SCREENS', () => {
       { label: 'Leaderboard', path: '/leaderboard', permission: undefined },
       { label: 'Self Serve', path: '/selfserve', permission: undefined },
       { label: 'Residual Self Serve', path: '/residualselfserve', permission: undefined },
+      { label: 'Partners', path: '/partner', permission: undefined },
       { label: 'Upload Data', path: '/uploadfiles', permission: 'upload_data' },
       { label: 'Change Password', path: '/changePassword', permission: undefined },
       { label: 'Register', path: '/register', permission: 'manage_users' },
@@ -63,6 +64,7 @@ describe('visibleMenu', () => {
       'Leaderboard',
       'Self Serve',
       'Residual Self Serve',
+      'Partners',
       'Upload Data',
       'Change Password',
       'Register',
@@ -82,6 +84,7 @@ describe('visibleMenu', () => {
       'Leaderboard',
       'Self Serve',
       'Residual Self Serve',
+      'Partners',
       'Upload Data',
       'Change Password',
     ]);
@@ -98,6 +101,7 @@ describe('visibleMenu', () => {
         'Leaderboard',
         'Self Serve',
         'Residual Self Serve',
+        'Partners',
         'Change Password',
       ]);
     },
@@ -113,6 +117,7 @@ describe('visibleMenu', () => {
       'Leaderboard',
       'Self Serve',
       'Residual Self Serve',
+      'Partners',
       'Change Password',
     ]);
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { adminKeys, financialKeys, jobKeys, reportKeys, salesKeys, uploadKeys } from './queryKeys';
+import {
+  adminKeys,
+  financialKeys,
+  jobKeys,
+  partnerKeys,
+  reportKeys,
+  salesKeys,
+  uploadKeys,
+} from './queryKeys';
 
 const body = { month: '2026-10' };
 const areas = {
@@ -39,6 +47,19 @@ const areas = {
     [uploadKeys.type('ach'), uploadKeys.rows('ach', null), uploadKeys.preview('ach', null)],
   ],
   jobs: [jobKeys, [jobKeys.table(body), jobKeys.preview(body), jobKeys.status('4d761842')]],
+  partners: [
+    partnerKeys,
+    [
+      partnerKeys.directory(''),
+      partnerKeys.exportPreview(),
+      partnerKeys.table(body),
+      partnerKeys.tablePreview(body),
+      partnerKeys.account('001A'),
+      partnerKeys.revShareHistory('40001'),
+      partnerKeys.lastGroupIds(),
+      partnerKeys.importStatus('4d761842'),
+    ],
+  ],
 } as const;
 
 const startsWith = (key: readonly unknown[], prefix: readonly unknown[]) =>

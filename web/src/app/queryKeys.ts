@@ -59,3 +59,16 @@ export const jobKeys = {
   preview: (body: object) => [...jobKeys.all, 'preview', body] as const,
   status: (id: string) => [...jobKeys.all, 'status', id] as const,
 };
+
+/** Partners: the directory (by search text), the table reading, an account's card, rev share history, group IDs. */
+export const partnerKeys = {
+  all: ['partners'] as const,
+  directory: (val: string) => [...partnerKeys.all, 'directory', { val }] as const,
+  exportPreview: () => [...partnerKeys.all, 'exportPreview'] as const,
+  table: (body: object) => [...partnerKeys.all, 'table', body] as const,
+  tablePreview: (body: object) => [...partnerKeys.all, 'tablePreview', body] as const,
+  account: (accountid: string) => [...partnerKeys.all, 'account', accountid] as const,
+  revShareHistory: (groupId: string) => [...partnerKeys.all, 'revShareHistory', groupId] as const,
+  lastGroupIds: () => [...partnerKeys.all, 'lastGroupIds'] as const,
+  importStatus: (uuid: string) => [...partnerKeys.all, 'import', uuid] as const,
+};

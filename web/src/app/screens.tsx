@@ -15,6 +15,7 @@ import {
   IconTrophy,
   IconUserPlus,
   IconUsers,
+  IconUsersGroup,
 } from '@tabler/icons-react';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
@@ -86,6 +87,12 @@ export const SCREENS: readonly Screen[] = [
     access: 'protected',
     menu: { label: 'Residual Self Serve', icon: IconReportMoney, order: 70 },
     component: lazy(() => import('../screens/residualSelfServe/ResidualSelfServeScreen')),
+  },
+  {
+    path: '/partner',
+    access: 'protected',
+    menu: { label: 'Partners', icon: IconUsersGroup, order: 75 },
+    component: lazy(() => import('../screens/partners/PartnersScreen')),
   },
   {
     path: '/uploadfiles',

@@ -21,7 +21,15 @@ import {
   IconDatabaseOff,
   IconDots,
 } from '@tabler/icons-react';
-import { type CSSProperties, type Key, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  Fragment,
+  type Key,
+  type ReactNode,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import classes from './DataTable.module.css';
 import { type CellEditor, EditableCell } from './EditableCell';
 import { pageSelection, togglePage, toggleRow } from './selection';
@@ -107,6 +115,8 @@ interface DataTableProps<Row> {
   rowActions?: readonly RowAction<Row>[];
   /** Adds a checkbox column and, while rows are ticked, a bar with the bulk actions. */
   selection?: RowSelection;
+  /** What shows under a row across the whole width (a detail card), or null while the row is closed. */
+  expandedRow?: (row: Row) => ReactNode;
 }
 
 /**
@@ -266,6 +276,18 @@ function RowActionsCell<Row>({
   );
 }
 
+/** An open row's detail, across every column; its own background keeps it apart from the striped rows. */
+function ExpandedRow({ content, span }: { content: ReactNode; span: number }) {
+  if (content === null || content === undefined || content === false) return null;
+  return (
+    <Table.Tr className={classes.expanded}>
+      <Table.Td colSpan={span} p="md">
+        {content}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
 function BulkBar({ selection }: { selection: RowSelection }) {
   const ids = [...selection.selected];
   return (
@@ -321,6 +343,7 @@ export function DataTable<Row>({
   rowLabel,
   rowActions,
   selection,
+  expandedRow,
 }: DataTableProps<Row>) {
   let state: ReactNode = null;
   if (error) {
@@ -366,6 +389,7 @@ export function DataTable<Row>({
   const pinStyle = (column: Column<Row>): CSSProperties =>
     column.pinned ? { left: pins.offsets[column.key] ?? 0 } : {};
   const place = summary ? labelSpan(columns, summary.values) : null;
+  const columnCount = columns.length + (selection ? 1 : 0) + (rowActions && rowActions.length > 0 ? 1 : 0);
   const nameOf = (row: Row, index: number) => rowLabel?.(row) ?? `row ${index + 1}`;
   const pageIds = (bodyRows ?? []).map((row, index) => rowKey(row, index));
   const onPage = selection ? pageSelection(selection.selected, pageIds) : 'none';
@@ -451,34 +475,38 @@ export function DataTable<Row>({
             </Table.Thead>
             <Table.Tbody>
               {bodyRows?.map((row, index) => (
-                <Table.Tr
-                  key={rowKey(row, index)}
-                  aria-selected={selection ? selection.selected.has(rowKey(row, index)) : undefined}
-                >
-                  {selectCell(
-                    <Checkbox
-                      aria-label={`Select ${nameOf(row, index)}`}
-                      checked={selection?.selected.has(rowKey(row, index)) ?? false}
-                      onChange={() => selection?.onChange(toggleRow(selection.selected, rowKey(row, index)))}
-                    />,
-                  )}
-                  {columns.map((column) => (
-                    <Table.Td
-                      key={column.key}
-                      className={pinClass(column)}
-                      style={{
-                        textAlign: column.align,
-                        whiteSpace: column.nowrap ? 'nowrap' : undefined,
-                        ...pinStyle(column),
-                      }}
-                    >
-                      {cellContent(column, row)}
-                    </Table.Td>
-                  ))}
-                  {actionsCell(
-                    <RowActionsCell row={row} actions={rowActions ?? []} name={nameOf(row, index)} />,
-                  )}
-                </Table.Tr>
+                <Fragment key={rowKey(row, index)}>
+                  <Table.Tr
+                    aria-selected={selection ? selection.selected.has(rowKey(row, index)) : undefined}
+                  >
+                    {selectCell(
+                      <Checkbox
+                        aria-label={`Select ${nameOf(row, index)}`}
+                        checked={selection?.selected.has(rowKey(row, index)) ?? false}
+                        onChange={() =>
+                          selection?.onChange(toggleRow(selection.selected, rowKey(row, index)))
+                        }
+                      />,
+                    )}
+                    {columns.map((column) => (
+                      <Table.Td
+                        key={column.key}
+                        className={pinClass(column)}
+                        style={{
+                          textAlign: column.align,
+                          whiteSpace: column.nowrap ? 'nowrap' : undefined,
+                          ...pinStyle(column),
+                        }}
+                      >
+                        {cellContent(column, row)}
+                      </Table.Td>
+                    ))}
+                    {actionsCell(
+                      <RowActionsCell row={row} actions={rowActions ?? []} name={nameOf(row, index)} />,
+                    )}
+                  </Table.Tr>
+                  <ExpandedRow content={expandedRow?.(row)} span={columnCount} />
+                </Fragment>
               ))}
             </Table.Tbody>
             {summary && place && state === null && (

@@ -1,4 +1,5 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 
 interface PagerProps {
   page: number;
@@ -9,6 +10,8 @@ interface PagerProps {
   noun: string;
   onPage: (page: number) => void;
   onPageSize: (size: number) => void;
+  /** Shown before the count, e.g. an Export button. */
+  start?: ReactNode;
 }
 
 const CONTROL_LABELS = {
@@ -18,7 +21,7 @@ const CONTROL_LABELS = {
   last: 'Last page',
 };
 
-export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSize }: PagerProps) {
+export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSize, start }: PagerProps) {
   const count = total ?? 0;
   const pages = Math.max(1, Math.ceil(count / pageSize));
   const first = count === 0 ? 0 : (page - 1) * pageSize + 1;
@@ -31,13 +34,16 @@ export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSi
       gap="sm"
       style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
     >
-      <Text fz="sm" c="dimmed" data-testid="table-count">
-        {total === undefined
-          ? ' '
-          : count === 0
-            ? `No ${noun}`
-            : `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} ${noun}`}
-      </Text>
+      <Group gap="md">
+        {start}
+        <Text fz="sm" c="dimmed" data-testid="table-count">
+          {total === undefined
+            ? ' '
+            : count === 0
+              ? `No ${noun}`
+              : `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} ${noun}`}
+        </Text>
+      </Group>
       <Group gap="md">
         <Group gap={6}>
           <Text fz="sm" c="dimmed" component="label" htmlFor="table-page-size">

@@ -34,6 +34,10 @@ interface ServerTableProps {
   rowActions?: readonly RowAction<Row>[];
   /** Names a row in its actions' labels: "Deliver an e-mail queued 2026-11-22 15:05". */
   rowLabel?: (row: Row) => string;
+  /** A row's detail under it while open (see DataTable). */
+  expandedRow?: (row: Row) => ReactNode;
+  /** Buttons in the footer, before the count and paging (the Partners table's Export). */
+  footerActions?: ReactNode;
 }
 
 /** A value of a column as shown: by type, a code by its label, amounts below zero in red. */
@@ -99,6 +103,8 @@ export function ServerTable({
   cells = {},
   rowActions,
   rowLabel,
+  expandedRow,
+  footerActions,
 }: ServerTableProps) {
   const { state } = controls;
   const narrowed = state.filters.length > 0 || state.search !== '';
@@ -148,6 +154,7 @@ export function ServerTable({
         summary={summaryRow(def, state.columns, data)}
         rowActions={rowActions}
         rowLabel={rowLabel}
+        expandedRow={expandedRow}
         empty={
           narrowed
             ? { title: empty.filtered, description: 'Clear a filter or the search to see more.' }
@@ -194,6 +201,7 @@ export function ServerTable({
             noun={noun}
             onPage={controls.setPage}
             onPageSize={controls.setPageSize}
+            start={footerActions}
           />
         }
       />
