@@ -2,25 +2,22 @@ import { Button, Group, Loader, Progress, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCloudDownload } from '@tabler/icons-react';
 import type { CrmImport } from './useCrmImport';
 
-/** Import from Salesforce with its status text (spec §2.4, §4, §8); shown to everyone. */
-export function CrmImportControl({ crm }: { crm: CrmImport }) {
-  const started = crm.phase === 'started';
+/** Import from Salesforce (spec §2.4, §4); shown to everyone, disabled while an import runs. */
+export function CrmImportButton({ crm }: { crm: CrmImport }) {
   return (
-    <Group gap="sm" wrap="nowrap" align="center">
-      <CrmImportText crm={crm} />
-      <Button
-        variant="light"
-        leftSection={<IconCloudDownload size={16} />}
-        onClick={crm.start}
-        disabled={started}
-      >
-        Import from Salesforce
-      </Button>
-    </Group>
+    <Button
+      variant="light"
+      leftSection={<IconCloudDownload size={16} />}
+      onClick={crm.start}
+      disabled={crm.phase === 'started'}
+    >
+      Import from Salesforce
+    </Button>
   );
 }
 
-function CrmImportText({ crm }: { crm: CrmImport }) {
+/** The import's status text: progress while it runs, then the spec's messages (§4, §8). */
+export function CrmImportText({ crm }: { crm: CrmImport }) {
   const { phase, job } = crm;
   if (phase === 'started') {
     const percent = job?.percent ?? null;

@@ -3,7 +3,7 @@ import { hasPermission } from '@paydesk/domain/access';
 import { useSearchParams } from 'react-router';
 import { useSessionUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
-import { CrmImportControl } from './CrmImportStatus';
+import { CrmImportButton, CrmImportText } from './CrmImportStatus';
 import { SearchReading } from './SearchReading';
 import { TableReading } from './TableReading';
 import { useCrmImport } from './useCrmImport';
@@ -30,9 +30,12 @@ export default function PartnersScreen() {
             ? `${user.iso.name}: your account and its processing groups.`
             : 'The ISOs that sell PayDesk merchant accounts, their processing groups and rev shares, synced from Salesforce.'
         }
-        actions={<CrmImportControl crm={crm} />}
+        // The import syncs the whole directory from the CRM: staff start it; partner staff (ISO-bound) do not,
+        // and the server refuses them (spec §4 shows the button to everyone; see docs/security.md).
+        actions={user.iso ? null : <CrmImportButton crm={crm} />}
       />
-      <Group mb="sm">
+      {/* The import's status sits beside the switch, so the header does not reflow while it runs. */}
+      <Group mb="sm" justify="space-between" mih={44}>
         <SegmentedControl
           aria-label="Reading"
           value={reading}
@@ -43,6 +46,7 @@ export default function PartnersScreen() {
             { value: 'table', label: 'Table' },
           ]}
         />
+        {user.iso ? null : <CrmImportText crm={crm} />}
       </Group>
       {reading === 'table' ? (
         <TableReading canEdit={hasPermission(user, 'partners_edit')} busy={busy} />
