@@ -101,6 +101,14 @@ export async function findRun(
   };
 }
 
+/** The id of a run of this job that is queued, waiting to retry or working, if there is one. */
+export async function unfinishedRun(db: Db, name: string): Promise<string | null> {
+  const { rows } = await sql<{ id: string }>`
+    select id from pgboss.job where name = ${name} and state in ('created', 'retry', 'active')
+    order by created_on limit 1`.execute(db);
+  return rows[0]?.id ?? null;
+}
+
 /** Progress rows of runs pg-boss no longer keeps. */
 export async function deleteOrphanProgress(db: Db): Promise<number> {
   const result = await sql`

@@ -15,7 +15,7 @@ import { type Deps, route } from '../../platform/http';
 import { stageImport } from '../../platform/imports';
 import { sendWorkbook } from '../../platform/spreadsheets';
 import { tableRoutes } from '../../platform/tableRoutes';
-import { findRun } from '../jobs/queries';
+import { findRun, unfinishedRun } from '../jobs/queries';
 import { addGroup, updateRevShare } from './editing';
 import {
   accountGroupRows,
@@ -41,8 +41,8 @@ const RUNTIME: Record<JobState, RuntimeStatus> = {
 
 /**
  * Partners (spec document 2 §2.4, §7). Reading is for everyone signed in, ISO-bound users through their ISO's
- * row-level security (their own account only); editing needs partners_edit, Import XLSX import_reports, and the
- * CRM import is for internal staff, since it changes every ISO.
+ * row-level security (their own account only); editing needs partners_edit and Import XLSX import_reports. The
+ * CRM import is everyone's, as the spec shows it: one run at a time, partner staff not shown its directory-wide counts.
  */
 export function partnerRoutes(app: FastifyInstance, deps: Deps) {
   const crm = deps.crm ?? new SandboxCrm();
@@ -124,10 +124,14 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
     endpoint: partnerEndpoints.importCrm,
     access: 'session',
-    scope: 'staffOnly',
+    // Shown to everyone (spec §4), partner staff included: the job only brings PayDesk in line with the CRM,
+    // it runs as the platform (not in the caller's ISO scope), and one run at a time is enough.
+    scope: 'platform',
     handler: async ({ db, user }) => {
       const job = deps.jobs.definition(IMPORT_JOB);
       if (!job) throw new AppError('bad_request', 'The partner import is not available on this server');
+      const running = await unfinishedRun(db, IMPORT_JOB);
+      if (running) return { uuid: running };
       // Queued in the request's transaction: the answer's uuid names a job that exists.
       return { uuid: await deps.jobs.send(job, {}, { db, startedBy: user.id }) };
     },
@@ -136,18 +140,20 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
     endpoint: partnerEndpoints.importStatus,
     access: 'session',
-    scope: 'staffOnly',
-    handler: async ({ db, input }) => {
+    scope: 'platform',
+    handler: async ({ db, input, user }) => {
       const run = await findRun(db, input.uuid);
-      // Any staff member may follow a partner import (the spec shows the button to everyone); other jobs are not theirs.
+      // Anyone may follow a partner import (the button is everyone's, and a click joins a run under way);
+      // partner staff see its state but not its directory-wide counts. Other jobs are not followed here.
       if (!run || run.name !== IMPORT_JOB) throw notFound('No such import');
+      const internal = user.isoId === null;
       return [
         {
           uuid: run.id,
           runtime_status: RUNTIME[run.state],
           percent: run.percent,
-          message: run.message,
-          result: run.result,
+          message: internal ? run.message : null,
+          result: internal ? run.result : null,
           error: run.error ?? (run.state === 'cancelled' ? 'The import was cancelled' : null),
           createdAt: run.createdAt,
           completedAt: run.completedAt,

@@ -30,9 +30,7 @@ export default function PartnersScreen() {
             ? `${user.iso.name}: your account and its processing groups.`
             : 'The ISOs that sell PayDesk merchant accounts, their processing groups and rev shares, synced from Salesforce.'
         }
-        // The import syncs the whole directory from the CRM: staff start it; partner staff (ISO-bound) do not,
-        // and the server refuses them (spec §4 shows the button to everyone; see docs/security.md).
-        actions={user.iso ? null : <CrmImportButton crm={crm} />}
+        actions={<CrmImportButton crm={crm} />}
       />
       {/* The import's status sits beside the switch, so the header does not reflow while it runs. */}
       <Group mb="sm" justify="space-between" mih={44}>
@@ -46,7 +44,7 @@ export default function PartnersScreen() {
             { value: 'table', label: 'Table' },
           ]}
         />
-        {user.iso ? null : <CrmImportText crm={crm} />}
+        <CrmImportText crm={crm} />
       </Group>
       {reading === 'table' ? (
         <TableReading canEdit={hasPermission(user, 'partners_edit')} busy={busy} />
