@@ -171,6 +171,8 @@ test.describe('Partners as an editor (sales_admin with partner editing)', () => 
     await page.getByRole('checkbox', { name: `Show details of ${name}` }).check();
     const card = page.getByRole('region', { name: `Details of ${name}` });
     const groups = card.getByRole('table', { name: `Groups of ${name}` });
+    // Counted once the account's groups have loaded, not while the card is still fetching them.
+    await expect(groups.locator('tbody tr').first()).toBeVisible();
     const before = await groups.locator('tbody tr').count();
     await card.getByRole('button', { name: 'Add Group ID' }).click();
     const modal = page.getByRole('dialog', { name: 'Add Group ID' });
