@@ -8,7 +8,7 @@ import {
   type ReportQuarter,
 } from '@paydesk/domain';
 import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent } from 'echarts/components';
+import { GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
 import { init, use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import ExcelJS from 'exceljs';
@@ -17,7 +17,7 @@ import SVGtoPDF from 'svg-to-pdfkit';
 import type { Db } from '../../db/connect';
 import { activations, processingInfo } from './queries';
 
-use([LineChart, BarChart, GridComponent, LegendComponent, SVGRenderer]);
+use([LineChart, BarChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
 
 /**
  * The quarter report e-mailed from 'How to Export' (spec document 2 §2.3): the processing dashboard of a report
@@ -162,8 +162,10 @@ async function workbookOf(f: QuarterFigures): Promise<Buffer> {
 }
 
 const CHART_W = 760;
-const CHART_H = 330;
+const CHART_H = 360;
 const COLORS = ['#1c7ed6', '#f08c00', '#2f9e44', '#e03131', '#7048e8', '#0c8599'];
+// svg-to-pdfkit ignores paint-order, so ECharts' white text outline would be drawn over the label: none.
+const BAR_LABEL = { show: true, position: 'top', textBorderColor: 'none' } as const;
 const shortMonth = (m: string) => monthLabel(m).replace(/^(\w{3})\w*/, '$1');
 
 /** One chart as SVG text, drawn by ECharts without a browser. */
@@ -219,6 +221,17 @@ function sectionsOf(f: QuarterFigures): Section[] {
     {
       title: `Daily volume and budget, ${monthLabel(h.month)}`,
       svg: chartSvg({
+        // Days older than the daily window (13 months) are kept per month only: the chart says so.
+        ...(info.daily.length === 0
+          ? {
+              title: {
+                text: 'Daily figures are kept for the last 13 months; this month has monthly figures only',
+                left: 'center',
+                top: 'middle',
+                textStyle: { fontSize: 14, fontWeight: 'normal', color: '#868e96' },
+              },
+            }
+          : {}),
         xAxis: { type: 'category', data: info.daily.map((d) => d.day.slice(8)) },
         series: [
           {
@@ -272,7 +285,14 @@ function sectionsOf(f: QuarterFigures): Section[] {
       svg: chartSvg({
         legend: { show: false },
         xAxis: { type: 'category', data: info.averages.map((a) => shortMonth(a.mth)) },
-        series: [{ name: 'Average day', type: 'bar', data: info.averages.map((a) => a.avgamt) }],
+        series: [
+          {
+            name: 'Average day',
+            type: 'bar',
+            data: info.averages.map((a) => a.avgamt),
+            label: { ...BAR_LABEL, formatter: (p: { value: number }) => formatVolume(p.value) },
+          },
+        ],
       }),
       lines: info.averages.map((a) => `${monthLabel(a.mth)}: ${money(a.avgamt)} a day over ${a.days} days`),
     },
@@ -295,7 +315,14 @@ function sectionsOf(f: QuarterFigures): Section[] {
         legend: { show: false },
         yAxis: { type: 'value', minInterval: 1 },
         xAxis: { type: 'category', data: f.activations.map((a) => shortMonth(a.mth)) },
-        series: [{ name: 'Activations', type: 'bar', data: f.activations.map((a) => a.cnt) }],
+        series: [
+          {
+            name: 'Activations',
+            type: 'bar',
+            data: f.activations.map((a) => a.cnt),
+            label: BAR_LABEL,
+          },
+        ],
       }),
       lines: f.activations.map((a) => `${monthLabel(a.mth)}: ${a.cnt} merchants activated`),
     },
@@ -321,7 +348,7 @@ function pdfOf(f: QuarterFigures, sections: Section[]): Promise<Buffer> {
     doc.font('Helvetica').fontSize(9).fillColor('#868e96');
     doc.text(`PayDesk processing report ${f.quarter.label}  -  page ${i + 1} of ${sections.length}`, 40, 24);
     doc.font('Helvetica-Bold').fontSize(18).fillColor('#212529').text(s.title, 40, 44);
-    SVGtoPDF(doc, s.svg, 40, 76, { width: CHART_W, height: CHART_H });
+    SVGtoPDF(doc, s.svg, 40, 76, { width: CHART_W, height: CHART_H, assumePt: true });
     doc.font('Helvetica').fontSize(10).fillColor('#212529');
     let y = 76 + CHART_H + 12;
     for (const line of s.lines.slice(0, 8)) {
