@@ -68,8 +68,11 @@ export const processingProfileRow = z.object({ processor: z.string(), mth: z.str
 /**
  * List 3, daily rows of the dashboard month (spec §3). txamt: the day's volume. budgetamt: the month's budget
  * spread evenly over the budget period's days. benchamt: the volume of the same weekday a year earlier (364
- * days back) across all merchants. benchamtbymerch: the same day a year earlier counting only merchants that
- * process in the dashboard month (like-for-like: growth from the same merchants, not from new boardings).
+ * days back) across all merchants (a benchmark day older than the daily window counts its month's average
+ * day). benchamtbymerch: benchamt per merchant, at this month's merchant count: benchamt ÷ the merchants that
+ * processed in the benchmark day's month × the merchants that process in the dashboard month, so the line
+ * shows what last year's merchants did on average, scaled to today's book (growth per merchant, not from
+ * new boardings).
  */
 export const processingDailyRow = z.object({
   day: z.string(),
