@@ -130,12 +130,28 @@ describe('/api/processinginfo', () => {
     const budgets = await budgetRows(thisYear);
     const monthBudget = budgets.filter((b) => b.mth === thisMonth).reduce((s, b) => s + Number(b.budget), 0);
     expect(monthBudget).toBeGreaterThan(0);
+    // Merchants processing in a month: its merchant-months.
+    const merchantsIn = new Map(
+      (
+        await rowsOf<{ mth: string; n: number }>(
+          t.db,
+          sql`select month::text as mth, count(*)::int as n from merchant_monthly
+              where month >= ${addMonths(thisMonth, -13)}::date group by month`,
+        )
+      ).map((r) => [r.mth, r.n]),
+    );
     expect(info.daily.map((d) => d.day)).toEqual([...days.keys()].sort());
     for (const d of info.daily) {
+      const benchDay = shift(d.day, -364);
+      const benchamt = bench.get(benchDay) ?? Number.NaN;
       expect(d.txamt).toBeCloseTo(days.get(d.day) ?? 0, 2);
-      expect(d.benchamt).toBeCloseTo(bench.get(shift(d.day, -364)) ?? 0, 2);
+      expect(d.benchamt).toBeCloseTo(benchamt, 2);
       expect(d.budgetamt).toBeCloseTo(monthBudget / period.days, 2);
-      expect(d.benchamtbymerch).toBeGreaterThan(0);
+      const then = merchantsIn.get(`${benchDay.slice(0, 7)}-01`) ?? Number.NaN;
+      expect(d.benchamtbymerch).toBeCloseTo(
+        (benchamt / then) * (merchantsIn.get(thisMonth) ?? Number.NaN),
+        1,
+      );
     }
     expect(Object.keys(info.daily[0] ?? {}).sort()).toEqual(
       ['benchamt', 'benchamtbymerch', 'budgetamt', 'day', 'txamt'].sort(),
