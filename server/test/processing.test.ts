@@ -536,6 +536,51 @@ describe('report e-mails', () => {
       .executeTakeFirstOrThrow();
     expect(Number(queued?.by)).toBe(userId);
   });
+
+  it('a partner user’s report holds their ISO’s figures only, without budgets', async () => {
+    if (!older) throw new Error('no report quarter');
+    const email = 'partner@summitpayments.example';
+    const res = await (await as(email)).post('/api/email', { rec: email, yr: older.yr, qr: older.qr });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await until('the partner report job', () => finished(res.json().jobId), 120_000)).toBe(
+      'completed',
+    );
+    const mail = await t.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('to_address', '=', email)
+      .where('subject', '=', `Processing report ${older.label}`)
+      .executeTakeFirstOrThrow();
+    const files = await t.db
+      .selectFrom('outbox_attachments as a')
+      .innerJoin('documents as d', 'd.id', 'a.document_id')
+      .select(['d.content'])
+      .where('a.outbox_id', '=', mail.id)
+      .orderBy('a.position')
+      .execute();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(files[0]?.content as Uint8Array) as unknown as ArrayBuffer);
+    const [raw] = await rowsOf<{ volume: string; partner: string }>(
+      t.db,
+      sql`select sum(a.volume)::text as volume, min(p.account_name) as partner
+          from merchant_monthly a join merchants m on m.id = a.merchant_id
+          join users u on u.partner_id = m.partner_id join partners p on p.id = m.partner_id
+          where u.email = ${email} and a.month >= ${older.start}::date and a.month <= ${older.through}::date`,
+    );
+    let volume = 0;
+    book.getWorksheet('Monthly by bank')?.eachRow((row, n) => {
+      if (n > 1) volume += Number(row.getCell(3).value);
+    });
+    expect(volume).toBeGreaterThan(0);
+    expect(volume).toBeCloseTo(Number(raw?.volume), 1);
+    expect(book.getWorksheet('Budgets')?.rowCount).toBe(1);
+    expect(book.getWorksheet('Month budget')?.rowCount).toBe(1);
+    const pages = pdfPages(Buffer.from(files[1]?.content as Uint8Array));
+    expect(pages).toHaveLength(5);
+    expect(pages[0]).toContain(raw?.partner);
+    expect(pages[0]).toContain('Daily volume,');
+    expect(pages.join('')).not.toMatch(/budget/i);
+  });
 });
 
 /** A job's state once it has finished (completed or failed), else null. */
@@ -569,13 +614,17 @@ describe('scheduled reports', () => {
     const other = await as('finance@paydesk.local');
     expect((await other.get('/api/app/processing/subscriptions')).json()).toEqual([]);
     expect((await other.post('/api/app/processing/unsubscribe', { id: sub.json().id })).statusCode).toBe(404);
-    expect(
-      (
-        await (
-          await as('partner@summitpayments.example')
-        ).post('/api/app/processing/subscribe', { frequency: 'monthly' })
-      ).statusCode,
-    ).toBe(403);
+    // Partner staff subscribe too (their reports hold their ISO's figures) and see only their own.
+    const partner = await as('partner@summitpayments.example');
+    const own = await partner.post('/api/app/processing/subscribe', { frequency: 'quarterly' });
+    expect(own.statusCode, own.body).toBe(200);
+    expect((await partner.get('/api/app/processing/subscriptions')).json()).toHaveLength(1);
+    expect((await partner.post('/api/app/processing/unsubscribe', { id: sub.json().id })).statusCode).toBe(
+      404,
+    );
+    expect((await partner.post('/api/app/processing/unsubscribe', { id: own.json().id })).statusCode).toBe(
+      200,
+    );
     const gone = await fa.post('/api/app/processing/unsubscribe', { id: sub.json().id });
     expect(gone.statusCode).toBe(200);
     expect((await fa.get('/api/app/processing/subscriptions')).json()).toEqual([]);

@@ -40,17 +40,19 @@ export function processingReportJob(delivery: JobDefinition) {
     timeoutSeconds: 300,
     async run(ctx, p) {
       const user = await ctx.db
-        .selectFrom('users')
-        .select(['email', 'active', 'partner_id'])
-        .where('id', '=', p.userId)
+        .selectFrom('users as u')
+        .leftJoin('partners as p', 'p.id', 'u.partner_id')
+        .select(['u.email', 'u.active', 'u.partner_id', 'p.account_name'])
+        .where('u.id', '=', p.userId)
         .executeTakeFirst();
-      // Reports are internal figures: a user since deactivated or bound to an ISO gets nothing.
-      if (!user?.active || user.partner_id !== null)
-        return 'Not sent: the user can no longer receive reports';
+      if (!user?.active) return 'Not sent: the user is no longer active';
       const quarter = reportQuarter(p.yr, p.qr as Quarter);
       if (!quarter) throw new Error(`${p.yr} Q${p.qr} is not a report quarter (2020 up to last month)`);
       ctx.progress(10, `Building ${quarter.label}`);
-      const report = await buildQuarterReport(ctx.db, quarter);
+      // A partner user's report holds their ISO's figures only, as their dashboard does.
+      const scope =
+        user.partner_id === null ? null : { isoId: user.partner_id, name: user.account_name ?? '' };
+      const report = await buildQuarterReport(ctx.db, quarter, scope);
       ctx.progress(80, 'Mailing');
       // The mail's delivery job is queued through this run, so it is queued only if the run commits.
       const mailer = new Mailer({
@@ -108,7 +110,6 @@ export function processingSubscriptionsJob(report: ReturnType<typeof processingR
         .innerJoin('users as u', 'u.id', 's.user_id')
         .select(['s.id', 's.user_id', 's.frequency'])
         .where('u.active', '=', true)
-        .where('u.partner_id', 'is', null)
         .where((eb) =>
           eb.or([
             eb('s.last_sent_at', 'is', null),

@@ -12,9 +12,11 @@ import { GridComponent, LegendComponent, TitleComponent } from 'echarts/componen
 import { init, use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import type { Db } from '../../db/connect';
+import { scopeTransaction } from '../../platform/scope';
 import { activations, processingInfo } from './queries';
 
 use([LineChart, BarChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
@@ -35,20 +37,37 @@ export interface QuarterReport {
   totalVolume: number;
 }
 
+/** Whose figures a report holds: null for internal staff (everything), else one ISO's. */
+export type ReportScope = { isoId: number; name: string } | null;
+
 export interface QuarterFigures {
   quarter: ReportQuarter;
+  scope: ReportScope;
   info: ProcessingInfo;
   activations: ActivationRow[];
 }
 
-/** The dashboard of the quarter's last covered month, its lists cut to the quarter's months. */
-export async function quarterFigures(db: Db, quarter: ReportQuarter): Promise<QuarterFigures> {
+/**
+ * The dashboard of the quarter's last covered month, its lists cut to the quarter's months. An ISO's figures
+ * are read under its row-level security, as its users' requests are (`db` must then be a transaction); the
+ * role is reset afterwards, so the run can write the mail.
+ */
+export async function quarterFigures(
+  db: Db,
+  quarter: ReportQuarter,
+  scope: ReportScope = null,
+): Promise<QuarterFigures> {
   const dt = budgetPeriod(quarter.through).end;
-  const full = await processingInfo(db, { dt, historic: false }, null, dt);
+  const isoId = scope?.isoId ?? null;
+  await scopeTransaction(db, isoId);
+  const full = await processingInfo(db, { dt, historic: false }, isoId, dt);
+  const activated = await activations(db, dt);
+  if (isoId !== null) await sql`reset role`.execute(db);
   const months = new Set(quarterMonths(quarter));
   const inQuarter = <T extends { mth: string }>(rows: T[]) => rows.filter((r) => months.has(r.mth));
   return {
     quarter,
+    scope,
     info: {
       ...full,
       monthly: inQuarter(full.monthly),
@@ -56,7 +75,7 @@ export async function quarterFigures(db: Db, quarter: ReportQuarter): Promise<Qu
       averages: inQuarter(full.averages),
       yearlyBudget: inQuarter(full.yearlyBudget),
     },
-    activations: inQuarter(await activations(db, dt)),
+    activations: inQuarter(activated),
   };
 }
 
@@ -217,9 +236,19 @@ function sectionsOf(f: QuarterFigures): Section[] {
   const h = info.headline;
   const sumBy = <R extends { mth: string }>(rows: R[], m: string, v: (r: R) => number) =>
     rows.filter((r) => r.mth === m).reduce((s, r) => s + v(r), 0);
+  // Budgets are the processor's own targets: an ISO's report has none.
+  const budgets = f.scope === null;
+  const projection =
+    h.basis === 'complete'
+      ? 'The month is complete.'
+      : h.basis === 'previousMonth'
+        ? "Projected from last month's average day (the first two days of a month)."
+        : `Projected from ${h.elapsedDays} of ${h.periodDays} days.`;
   return [
     {
-      title: `Daily volume and budget, ${monthLabel(h.month)}`,
+      title: budgets
+        ? `Daily volume and budget, ${monthLabel(h.month)}`
+        : `Daily volume, ${monthLabel(h.month)}`,
       svg: chartSvg({
         // Days older than the daily window (13 months) are kept per month only: the chart says so.
         ...(info.daily.length === 0
@@ -241,7 +270,9 @@ function sectionsOf(f: QuarterFigures): Section[] {
             symbol: 'none',
             lineStyle: { width: 2 },
           },
-          { name: 'Budget', type: 'line', data: info.daily.map((d) => d.budgetamt), symbol: 'none' },
+          ...(budgets
+            ? [{ name: 'Budget', type: 'line', data: info.daily.map((d) => d.budgetamt), symbol: 'none' }]
+            : []),
           {
             name: 'Last year',
             type: 'line',
@@ -260,13 +291,9 @@ function sectionsOf(f: QuarterFigures): Section[] {
       }),
       lines: [
         `Month to date ${money(h.monthToDate)} (${formatVolume(h.monthToDate)}) through ${h.asOf ?? 'no figures yet'}; trending ${money(h.trending)} (${formatVolume(h.trending)}).`,
-        `Budget ${money(h.budget)}: ${h.budgetPercent === null ? 'no budget set' : `${h.budgetPercent}% of budget`}. ${
-          h.basis === 'complete'
-            ? 'The month is complete.'
-            : h.basis === 'previousMonth'
-              ? "Projected from last month's average day (the first two days of a month)."
-              : `Projected from ${h.elapsedDays} of ${h.periodDays} days.`
-        }`,
+        budgets
+          ? `Budget ${money(h.budget)}: ${h.budgetPercent === null ? 'no budget set' : `${h.budgetPercent}% of budget`}. ${projection}`
+          : projection,
       ],
     },
     {
@@ -277,7 +304,7 @@ function sectionsOf(f: QuarterFigures): Section[] {
       }),
       lines: months.map(
         (m) =>
-          `${monthLabel(m)}: ${money(sumBy(info.monthly, m, (r) => r.txamt))} in ${sumBy(info.monthly, m, (r) => r.txct).toLocaleString('en-US')} transactions; budget ${money(sumBy(info.yearlyBudget, m, (r) => r.budget))}`,
+          `${monthLabel(m)}: ${money(sumBy(info.monthly, m, (r) => r.txamt))} in ${sumBy(info.monthly, m, (r) => r.txct).toLocaleString('en-US')} transactions${budgets ? `; budget ${money(sumBy(info.yearlyBudget, m, (r) => r.budget))}` : ''}`,
       ),
     },
     {
@@ -346,7 +373,12 @@ function pdfOf(f: QuarterFigures, sections: Section[]): Promise<Buffer> {
   for (const [i, s] of sections.entries()) {
     doc.addPage();
     doc.font('Helvetica').fontSize(9).fillColor('#868e96');
-    doc.text(`PayDesk processing report ${f.quarter.label}  -  page ${i + 1} of ${sections.length}`, 40, 24);
+    const whose = f.scope ? `${f.scope.name}  -  ` : '';
+    doc.text(
+      `PayDesk processing report ${f.quarter.label}  -  ${whose}page ${i + 1} of ${sections.length}`,
+      40,
+      24,
+    );
     doc.font('Helvetica-Bold').fontSize(18).fillColor('#212529').text(s.title, 40, 44);
     SVGtoPDF(doc, s.svg, 40, 76, { width: CHART_W, height: CHART_H, assumePt: true });
     doc.font('Helvetica').fontSize(10).fillColor('#212529');
@@ -360,8 +392,12 @@ function pdfOf(f: QuarterFigures, sections: Section[]): Promise<Buffer> {
   return done;
 }
 
-export async function buildQuarterReport(db: Db, quarter: ReportQuarter): Promise<QuarterReport> {
-  const figures = await quarterFigures(db, quarter);
+export async function buildQuarterReport(
+  db: Db,
+  quarter: ReportQuarter,
+  scope: ReportScope = null,
+): Promise<QuarterReport> {
+  const figures = await quarterFigures(db, quarter, scope);
   const sections = sectionsOf(figures);
   const through = monthLabel(quarter.through).split(' ')[0];
   return {

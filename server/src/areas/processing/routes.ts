@@ -7,8 +7,10 @@ import { activations, budgetsOf, processingInfo, saveBudget } from './queries';
 
 /**
  * The processing dashboard (spec document 2 §2.8, §7), the report e-mails of 'How to Export' (§2.3) and
- * PayDesk's budget editing and scheduled reports. The dashboard is ISO-scoped like every dashboard; budgets,
- * reports and subscriptions are internal staff's (budgets are the processor's targets, reports its figures).
+ * PayDesk's budget editing and scheduled reports. The dashboard is ISO-scoped like every dashboard, and so is
+ * a report: the job builds it under the requester's ISO scope. Asking for a report and subscribing touch only
+ * the caller's own account and the job queue ('platform'); budgets are internal staff's (the processor's
+ * targets).
  */
 export function processingRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
@@ -28,7 +30,7 @@ export function processingRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
     endpoint: processingEndpoints.email,
     access: 'session',
-    scope: 'staffOnly',
+    scope: 'platform',
     handler: async ({ db, input, user }) => {
       if (input.rec.toLowerCase() !== user.email.toLowerCase()) {
         throw forbidden(`Reports are e-mailed to the signed-in user only: rec must be ${user.email}`);
@@ -77,7 +79,7 @@ export function processingRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
     endpoint: processingEndpoints.subscriptions,
     access: 'session',
-    scope: 'staffOnly',
+    scope: 'platform',
     handler: async ({ db, user }) => {
       const rows = await db
         .selectFrom('report_subscriptions')
@@ -97,7 +99,7 @@ export function processingRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
     endpoint: processingEndpoints.subscribe,
     access: 'session',
-    scope: 'staffOnly',
+    scope: 'platform',
     handler: async ({ db, input, user }) => {
       const row = await db
         .insertInto('report_subscriptions')
@@ -113,7 +115,7 @@ export function processingRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
     endpoint: processingEndpoints.cancelSubscription,
     access: 'session',
-    scope: 'staffOnly',
+    scope: 'platform',
     handler: async ({ db, input, user }) => {
       const gone = await db
         .deleteFrom('report_subscriptions')
