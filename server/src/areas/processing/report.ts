@@ -266,16 +266,26 @@ function sectionsOf(f: QuarterFigures): Section[] {
           {
             name: 'Volume',
             type: 'line',
+            color: COLORS[0],
             data: info.daily.map((d) => d.txamt),
             symbol: 'none',
             lineStyle: { width: 2 },
           },
           ...(budgets
-            ? [{ name: 'Budget', type: 'line', data: info.daily.map((d) => d.budgetamt), symbol: 'none' }]
+            ? [
+                {
+                  name: 'Budget',
+                  type: 'line',
+                  color: COLORS[1],
+                  data: info.daily.map((d) => d.budgetamt),
+                  symbol: 'none',
+                },
+              ]
             : []),
           {
             name: 'Last year',
             type: 'line',
+            color: COLORS[2],
             data: info.daily.map((d) => d.benchamt),
             symbol: 'none',
             lineStyle: { type: 'dashed' },
@@ -283,6 +293,7 @@ function sectionsOf(f: QuarterFigures): Section[] {
           {
             name: 'Last year, same merchant count',
             type: 'line',
+            color: COLORS[3],
             data: info.daily.map((d) => d.benchamtbymerch),
             symbol: 'none',
             lineStyle: { type: 'dotted' },
