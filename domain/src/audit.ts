@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'partner.rev_share',
   'partner.import',
   'partner.upload',
+  'processing.budget',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -41,6 +42,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'partner.rev_share': 'Rev share changed',
   'partner.import': 'Partners imported from the CRM',
   'partner.upload': 'Partners imported from XLSX',
+  'processing.budget': 'Processing budget set',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -176,5 +178,10 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
       return `Imported partners from the CRM: ${count(facts.accountsAdded)} accounts added, ${count(facts.accountsChanged)} changed, ${count(facts.accountsInactivated)} marked inactive; ${count(facts.groupsAdded)} groups added, ${count(facts.groupsChanged)} changed`;
     case 'partner.upload':
       return `Imported ${count(facts.rows)} partner accounts from XLSX (${count(facts.added)} added, ${count(facts.changed)} changed)`;
+    case 'processing.budget': {
+      const money = (v: unknown) =>
+        v === null || v === undefined ? 'none' : `$${Number(v).toLocaleString('en-US')}`;
+      return `Set the processing budget of ${who} from ${money(facts.old)} to ${money(facts.new)}`;
+    }
   }
 }

@@ -600,6 +600,82 @@ console.table([
   },
 ]);
 
+// The processing dashboard (spec document 2 §2.8): a year's seven lists and the activations, through the HTTP
+// stack. Straightforward = the monthly lists summed from merchant_monthly and the month's days from merchant_daily.
+const processingRows: Row[] = [];
+const year = new Date().getUTCFullYear();
+const processingCalls: [string, string, Record<string, unknown>, () => Promise<unknown>, number][] = [
+  [
+    `/api/processinginfo, the current year (${year}, live)`,
+    '/api/processinginfo',
+    { dt: todayIso, historic: false },
+    async () => {
+      await sql`select m.sponsor_bank, a.month, sum(a.volume), sum(a.transactions) from merchant_monthly a
+        join merchants m on m.id = a.merchant_id where a.month >= ${`${year}-01-01`}::date group by 1, 2`.execute(
+        db,
+      );
+      await sql`select m.profile, a.month, sum(a.volume) from merchant_monthly a
+        join merchants m on m.id = a.merchant_id where a.month >= ${`${year}-01-01`}::date group by 1, 2`.execute(
+        db,
+      );
+      await sql`select day, sum(volume) from merchant_daily where day >= ${thisMonth}::date group by day`.execute(
+        db,
+      );
+    },
+    50,
+  ],
+  [
+    `/api/processinginfo, a historic year (${year - 2})`,
+    '/api/processinginfo',
+    { dt: `${year - 2}-12-31`, historic: true },
+    async () => {
+      await sql`select m.sponsor_bank, a.month, sum(a.volume), sum(a.transactions) from merchant_monthly a
+        join merchants m on m.id = a.merchant_id
+        where a.month >= ${`${year - 2}-01-01`}::date and a.month <= ${`${year - 2}-12-01`}::date group by 1, 2`.execute(
+        db,
+      );
+    },
+    50,
+  ],
+  [
+    '/api/getActivation, the current year',
+    '/api/getActivation',
+    { dt: todayIso },
+    () =>
+      sql`select date_trunc('month', activated_on), count(*) from merchants
+        where extract(year from activated_on) = ${year} group by 1`.execute(db),
+    30,
+  ],
+];
+for (const [question, url, body, plain, target] of processingCalls) {
+  const d = await timed(() => post(url, body), RUNS);
+  const b = await timed(plain, BASELINE_RUNS);
+  processingRows.push({
+    question,
+    p50: ms(d.p50),
+    p95: ms(d.p95),
+    target: `p95 ≤ ${target} ms ${d.p95 <= target ? '✓' : '✗'}`,
+    straightforward_p50: ms(b.p50),
+    straightforward_p95: ms(b.p95),
+  });
+}
+console.log('\nProcessing dashboard (through the HTTP stack)');
+console.table(processingRows);
+// One quarter report (the latest complete quarter's workbook and PDF), in a process of its own.
+const [reportQuarterToBuild] = (await import('@paydesk/domain')).reportQuarters().filter((q) => q.complete);
+if (!reportQuarterToBuild) throw new Error('No complete report quarter');
+const report = child(['report', String(reportQuarterToBuild.yr), String(reportQuarterToBuild.qr)]);
+console.table([
+  {
+    job: `Processing report ${reportQuarterToBuild.label} (workbook + PDF with charts)`,
+    result: report.body,
+    seconds: report.seconds.toFixed(2),
+    'peak MB': report.peakMb,
+    'process before, MB': report.baselineMb,
+    target: `≤ 10 s ${report.seconds <= 10 ? '✓' : '✗'}, ≤ 300 MB ${report.peakMb <= 300 ? '✓' : '✗'}`,
+  },
+]);
+
 // Export: every column of the Self Serve month, in a process of its own.
 const allColumns = (await import('@paydesk/domain')).selfServeTable.columns.map((col) => col.id);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-bench-'));

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
-import { XLSX_MIME } from '@paydesk/domain';
+import { type Quarter, reportQuarter, XLSX_MIME } from '@paydesk/domain';
+import { buildQuarterReport } from '../src/areas/processing/report';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { benchApp } from './benchApp';
 
 /**
  * One spreadsheet job of the benchmark, alone in its own process so that its peak memory is its own:
- * `export <body.json> <out.xlsx>` or `import <url> <file.xlsx>`. Prints {seconds, peakMb, status, body}.
+ * `export <body.json> <out.xlsx>`, `import <url> <file.xlsx>` or `report <yr> <qr>` (the processing quarter
+ * report's workbook and PDF, as its job builds them). Prints {seconds, peakMb, status, body}.
  */
 const [job, arg1, arg2] = process.argv.slice(2);
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
@@ -38,6 +40,16 @@ if (job === 'export') {
   });
   status = res.statusCode;
   fs.writeFileSync(arg2 as string, res.rawPayload);
+} else if (job === 'report') {
+  const quarter = reportQuarter(Number(arg1), Number(arg2) as Quarter);
+  if (!quarter) throw new Error(`${arg1} Q${arg2} is not a report quarter`);
+  const report = await buildQuarterReport(connected.db, quarter);
+  status = 200;
+  body = JSON.stringify({
+    workbook: report.workbook.length,
+    pdf: report.pdf.length,
+    pages: report.sections.length,
+  });
 } else {
   const res = await app.inject({
     method: 'POST',

@@ -14,6 +14,7 @@ import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
 import { partnerRoutes } from './areas/partners/routes';
+import { processingRoutes } from './areas/processing/routes';
 import { reportRoutes } from './areas/reports/routes';
 import { savedReportRoutes } from './areas/reports/savedReports';
 import { salesRoutes } from './areas/sales/routes';
@@ -113,6 +114,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   uploadRoutes(app, deps);
   jobRoutes(app, deps);
   partnerRoutes(app, deps);
+  processingRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

@@ -1,6 +1,7 @@
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
 import { partnersImportJob } from './areas/partners/importJob';
+import { processingReportJob, processingSubscriptionsJob } from './areas/processing/jobs';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import { type Crm, SandboxCrm } from './platform/crm';
@@ -17,10 +18,14 @@ export function jobDefinitions(
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
   options: { liveDemo?: boolean; crm?: Crm } = {},
 ): JobDefinition[] {
+  const delivery = mailDeliveryJob({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  const report = processingReportJob(delivery);
   return [
     cleanupJob,
-    mailDeliveryJob({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    delivery,
     partnersImportJob(options.crm ?? new SandboxCrm()),
+    report,
+    processingSubscriptionsJob(report),
     ...(options.liveDemo ? [liveDemoJob] : []),
   ];
 }

@@ -65,8 +65,17 @@ const EXPECTED_ROLLUP = sql`
   select row(month, dimension, value, sum(volume), sum(transactions), sum(net), count(*)::int, sum(age))::text as r
   from keyed group by month, dimension, value`;
 
+const EXPECTED_PROCESSING_DAILY = sql`
+  select row(d.day, m.partner_id, sum(d.volume), sum(d.transactions))::text as r
+  from merchant_daily d join merchants m on m.id = d.merchant_id group by d.day, m.partner_id
+  union all
+  select row(day, 0, sum(volume), sum(transactions))::text from merchant_daily group by day`;
+
 /** Rows only in the expected set, and rows only in the derived table. */
-async function differences(expected: ReturnType<typeof sql>, table: 'selfserve_rows' | 'activity_rollup') {
+async function differences(
+  expected: ReturnType<typeof sql>,
+  table: 'selfserve_rows' | 'activity_rollup' | 'processing_daily',
+) {
   return one<{ missing: number; extra: number }>(sql`
     with e as (${expected}), d as (select x::text as r from ${sql.table(table)} x)
     select (select count(*) from (select r from e except all select r from d) a) as missing,
@@ -101,12 +110,14 @@ async function inStep() {
     merchant_monthly: await monthlyDifferences(),
     selfserve_rows: await differences(EXPECTED_SELFSERVE, 'selfserve_rows'),
     activity_rollup: await differences(EXPECTED_ROLLUP, 'activity_rollup'),
+    processing_daily: await differences(EXPECTED_PROCESSING_DAILY, 'processing_daily'),
   };
 }
 const IN_STEP = {
   merchant_monthly: { wrong: 0, nonzero: 0 },
   selfserve_rows: { missing: 0, extra: 0 },
   activity_rollup: { missing: 0, extra: 0 },
+  processing_daily: { missing: 0, extra: 0 },
 };
 
 /** A fingerprint of the derived tables' contents. */

@@ -44,6 +44,9 @@ interface DerivedTable {
  *   name and the month's income (net).
  * - activity_rollup: a month's merchant-months summed by one financial-dashboard dimension (profile, bank,
  *   open month, open year, MCC, ISO) at a time, and in total.
+ * - processing_daily: a day's merchant-days summed per ISO, and in total (partner_id 0), for the processing
+ *   dashboard. A change rebuilds the ISO-days it reaches (the days named, or every day of a changed merchant's
+ *   months), for the merchant's ISO now and the one it was last counted under, then those days' totals.
  *
  * Income payouts are not derived: they are recorded with the rev share in force when the income was
  * recorded, and a later rev-share edit does not rewrite payouts already made.
@@ -59,6 +62,11 @@ export const DERIVED_TABLES = {
     rowPer: ['month', 'dimension', 'value'],
     sources: ['merchant_monthly', 'merchant_income', 'merchants'],
     refresh: 'difference',
+  },
+  processing_daily: {
+    rowPer: ['day', 'partner'],
+    sources: ['merchant_daily', 'merchants'],
+    refresh: 'rebuild',
   },
 } as const satisfies Record<string, DerivedTable>;
 
@@ -146,10 +154,14 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
     // The merchant-months each change touches, tagged with the source they changed through.
     await sql`create temporary table derived_cells (merchant_id integer not null, month date not null,
       source text not null) on commit drop`.execute(trx);
+    await sql`create temporary table derived_days (day date not null) on commit drop`.execute(trx);
     for (const change of touching) await markCells(trx, change);
     await refreshRollupCells(trx);
+    // Before Self Serve rows are refreshed: they still name the ISO each merchant-month was last counted under.
+    await refreshProcessingDays(trx);
     await refreshSelfServeCells(trx);
     await sql`drop table derived_cells`.execute(trx);
+    await sql`drop table derived_days`.execute(trx);
   });
 }
 
@@ -172,6 +184,7 @@ function names(change: SourceChange): boolean {
 async function markCells(db: Db, change: SourceChange): Promise<void> {
   switch (change.table) {
     case 'merchant_daily': {
+      await sql`insert into derived_days (day) select unnest(${dates(change.days)})`.execute(db);
       const months = [...new Set(change.days.map((d) => `${d.slice(0, 7)}-01`))];
       // Without merchants named, every merchant with a row in those months: a deleted day leaves no trace.
       const merchants = change.merchantIds
@@ -291,6 +304,49 @@ async function refreshRollupCells(db: Db): Promise<void> {
   );
 }
 
+/**
+ * processing_daily for the ISO-days the marked cells reach: a change of merchant_daily reaches the days it
+ * names, a change of a merchant every day of its marked months (inside the daily window: other days have no
+ * rows); each day under the merchant's ISO now and under the ISO its Self Serve row last counted it in (a
+ * merchant moved to another ISO leaves the old one). Each such ISO-day is summed again from its merchants'
+ * days, then the days' totals from their ISO rows.
+ */
+async function refreshProcessingDays(db: Db): Promise<void> {
+  await sql`create temporary table processing_cells on commit drop as
+    select distinct x.day, p.partner_id
+    from (
+      select c.merchant_id, d.day from derived_cells c
+      join (select distinct day from derived_days) d on d.day >= c.month and d.day < (c.month + interval '1 month')::date
+      where c.source = 'merchant_daily'
+      union
+      select c.merchant_id, g.day::date from derived_cells c
+      cross join lateral generate_series(greatest(c.month, (select min(day) from merchant_daily)),
+        least((c.month + interval '1 month' - interval '1 day')::date, (select max(day) from merchant_daily)),
+        interval '1 day') g(day)
+      where c.source in ${sourcesOf('processing_daily')} and c.source <> 'merchant_daily'
+    ) x
+    cross join lateral (
+      select partner_id from merchants where id = x.merchant_id
+      union select partner_id from selfserve_rows s where s.merchant_id = x.merchant_id and s.month = date_trunc('month', x.day)::date
+    ) p`.execute(db);
+  await sql`delete from processing_daily t using processing_cells c
+    where t.day = c.day and (t.partner_id = c.partner_id or t.partner_id = 0)`.execute(db);
+  await sql`
+    insert into processing_daily (day, partner_id, volume, transactions)
+    select c.day, c.partner_id, sum(d.volume), sum(d.transactions)
+    from processing_cells c
+    join merchants m on m.partner_id = c.partner_id
+    join merchant_daily d on d.merchant_id = m.id and d.day = c.day
+    group by c.day, c.partner_id`.execute(db);
+  await sql`
+    insert into processing_daily (day, partner_id, volume, transactions)
+    select t.day, 0, sum(t.volume), sum(t.transactions)
+    from processing_daily t
+    where t.partner_id <> 0 and t.day in (select day from processing_cells)
+    group by t.day`.execute(db);
+  await sql`drop table processing_cells`.execute(db);
+}
+
 // The rollup's last count is read from selfserve_rows, so every change the rollup follows must refresh them.
 for (const source of DERIVED_TABLES.activity_rollup.sources) {
   if (!(DERIVED_TABLES.selfserve_rows.sources as readonly string[]).includes(source)) {
@@ -313,6 +369,13 @@ export async function rebuildAll(db: Db): Promise<void> {
         from merchant_monthly a
         join merchants m on m.id = a.merchant_id
         left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`)}`.execute(trx);
+    await sql`delete from processing_daily`.execute(trx);
+    await sql`
+      insert into processing_daily (day, partner_id, volume, transactions)
+      select d.day, m.partner_id, sum(d.volume), sum(d.transactions)
+      from merchant_daily d join merchants m on m.id = d.merchant_id group by d.day, m.partner_id
+      union all
+      select day, 0, sum(volume), sum(transactions) from merchant_daily group by day`.execute(trx);
   });
 }
 

@@ -24,7 +24,26 @@ export interface Database {
   schedule_a: ScheduleATable;
   approval_goals: { month: DateOnly; goal: number };
   holidays: { day: DateOnly; name: string };
-  processing_budgets: { month: DateOnly; bank: string; budget: Decimal };
+  processing_budgets: {
+    month: DateOnly;
+    bank: string;
+    budget: Decimal;
+    updated_by: ColumnType<string | null, string | null | undefined, string | null>;
+    updated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  };
+  processing_daily: {
+    day: DateOnly;
+    partner_id: number;
+    volume: Decimal;
+    transactions: ColumnType<string, number | string, number | string>;
+  };
+  report_subscriptions: {
+    id: Generated<number>;
+    user_id: number;
+    frequency: 'monthly' | 'quarterly';
+    created_at: Timestamp;
+    last_sent_at: NullableTimestamp;
+  };
   saved_reports: SavedReportsTable;
   activity_rollup: ActivityRollupTable;
   selfserve_rows: Record<string, unknown> & { month: DateOnly; merchant_id: number; partner_id: number };

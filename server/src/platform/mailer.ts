@@ -40,7 +40,8 @@ export const mailDeliverPayload = z.strictObject({ outboxId: z.number().int().po
  * same whether or not the SMTP server is up.
  */
 export class Mailer {
-  constructor(private readonly jobs: Jobs) {}
+  /** Jobs: the server's queue, or a job's own sender (a job that mails queues the delivery in its transaction). */
+  constructor(private readonly jobs: Pick<Jobs, 'definition' | 'send'>) {}
 
   /** Answers the outbox row's id. An attachment that is not what its name says, or too large, is a 400. */
   async send(db: Db, message: MailMessage): Promise<number> {

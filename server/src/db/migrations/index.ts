@@ -27,6 +27,7 @@ import * as demoState from './2026_11_22_0005_demo_state';
 import * as outboxDelivery from './2026_11_22_0006_outbox_delivery';
 import * as partners from './2026_11_22_0010_partners';
 import * as applicationsPartnerApproved from './2026_11_22_0020_applications_partner_approved';
+import * as processing from './2026_11_22_0030_processing';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0006_outbox_delivery': outboxDelivery,
   '2026_11_22_0010_partners': partners,
   '2026_11_22_0020_applications_partner_approved': applicationsPartnerApproved,
+  '2026_11_22_0030_processing': processing,
 };
