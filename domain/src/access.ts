@@ -75,6 +75,8 @@ const DEPARTMENT_RULES = {
   import_reports: ['admin', 'sales_admin'],
   /** The Upload Data screen. */
   upload_data: ['admin', 'finance_admin', 'sales_admin'],
+  /** Set the monthly processing budgets per bank (the Processing screen). */
+  edit_budgets: ['admin', 'finance_admin'],
 } as const satisfies Record<string, readonly Department[]>;
 
 export type DepartmentRule = keyof typeof DEPARTMENT_RULES;

@@ -11,6 +11,8 @@ export const JOB_KINDS = {
   'demo.catch-up': 'Live demo: catch up',
   'jobs.cleanup': 'Clean up old job progress',
   'partners.import': 'Import partners from the CRM',
+  'processing.report': 'E-mail a processing report',
+  'processing.subscriptions': 'Send scheduled processing reports',
 } as const;
 export type JobKind = keyof typeof JOB_KINDS;
 
