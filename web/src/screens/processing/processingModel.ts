@@ -1,0 +1,166 @@
+import type { ActivationRow, ProcessingInfo } from '@paydesk/domain';
+import { formatVolume } from '@paydesk/domain';
+import type { ChartValue } from '../../components/charts';
+
+const MONTH_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The spec's banks first, in its order (document 2 §1), then any other bank the data names, by name. */
+const BANK_ORDER = ['CBCAL', 'Esquire', 'Chesapeake', 'PPS'];
+/** The spec's profiles (document 2 §1) in its order. */
+const PROFILE_ORDER = ['Traditional', 'PayLo', 'High Risk', 'Unassigned'];
+
+function ordered(names: Iterable<string>, order: readonly string[]): string[] {
+  const rank = (name: string) => {
+    const i = order.indexOf(name);
+    return i < 0 ? order.length : i;
+  };
+  return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** The months of a year as 'YYYY-MM-01', January first. */
+export function yearMonths(year: number): string[] {
+  return Array.from({ length: 12 }, (_, i) => `${year}-${String(i + 1).padStart(2, '0')}-01`);
+}
+
+export const shortMonth = (month: string) => MONTH_SHORT[Number(month.slice(5, 7)) - 1] ?? month;
+
+/** Dollars on an axis or a headline: '$1.23M', '$950'. */
+export const volumeLabel = (value: number) =>
+  value < 0 ? `-$${formatVolume(-value)}` : `$${formatVolume(value)}`;
+
+const WHOLE_DOLLARS = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  maximumFractionDigits: 0,
+});
+/** The exact figure behind an abbreviated label, for tooltips: '$1,234,568'. */
+export const dollars = (value: number) => WHOLE_DOLLARS.format(value);
+
+export interface NamedSeries {
+  name: string;
+  values: ChartValue[];
+}
+
+/**
+ * One series per name over the months of the year, from rows keyed by name and month. Months after `last`
+ * (the dashboard month) have not begun and are left empty (null), not drawn as zero; a begun month without a
+ * row for a name is zero.
+ */
+export function seriesByMonth<R extends { mth: string }>(
+  rows: readonly R[],
+  months: readonly string[],
+  last: string,
+  nameOf: (row: R) => string,
+  amountOf: (row: R) => number,
+  order: readonly string[],
+): NamedSeries[] {
+  const sums = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    const name = nameOf(row);
+    const byMonth = sums.get(name) ?? new Map<string, number>();
+    byMonth.set(row.mth, (byMonth.get(row.mth) ?? 0) + amountOf(row));
+    sums.set(name, byMonth);
+  }
+  return ordered(sums.keys(), order).map((name) => ({
+    name,
+    values: months.map((m) => (m > last ? null : (sums.get(name)?.get(m) ?? 0))),
+  }));
+}
+
+export const bankSeries = (info: ProcessingInfo, months: readonly string[]) =>
+  seriesByMonth(
+    info.monthly,
+    months,
+    info.headline.month,
+    (r) => r.bank,
+    (r) => r.txamt,
+    BANK_ORDER,
+  );
+
+export const profileSeries = (info: ProcessingInfo, months: readonly string[]) =>
+  seriesByMonth(
+    info.byProfile,
+    months,
+    info.headline.month,
+    (r) => r.processor,
+    (r) => r.txamt,
+    PROFILE_ORDER,
+  );
+
+/**
+ * The budget of every bank together per month; null for a month without any budget row, so the budget line
+ * shows a gap there rather than a budget of zero.
+ */
+export function budgetByMonth(info: ProcessingInfo, months: readonly string[]): ChartValue[] {
+  const sums = new Map<string, number>();
+  for (const row of info.yearlyBudget) sums.set(row.mth, (sums.get(row.mth) ?? 0) + row.budget);
+  return months.map((m) => sums.get(m) ?? null);
+}
+
+/** The average daily volume per month (list 4); months not begun are empty. */
+export function averageDaily(info: ProcessingInfo, months: readonly string[]): ChartValue[] {
+  const byMonth = new Map(info.averages.map((r) => [r.mth, r.avgamt]));
+  return months.map((m) => (m > info.headline.month ? null : (byMonth.get(m) ?? 0)));
+}
+
+/** Activations per month of the year; months not begun are empty. */
+export function activationsByMonth(
+  rows: readonly ActivationRow[],
+  months: readonly string[],
+  last: string,
+): ChartValue[] {
+  const byMonth = new Map<string, number>();
+  for (const row of rows) byMonth.set(row.mth, (byMonth.get(row.mth) ?? 0) + row.cnt);
+  return months.map((m) => (m > last ? null : (byMonth.get(m) ?? 0)));
+}
+
+export interface DailySeries {
+  /** Day of the month, '1' to '31'. */
+  categories: string[];
+  volume: ChartValue[];
+  budget: ChartValue[];
+  benchmark: ChartValue[];
+  benchmarkSameMerchants: ChartValue[];
+}
+
+/**
+ * The dashboard month's days. Days after the last day with figures (`asOf`) have no volume yet: they are left
+ * empty so the line stops there, while the budget and the year-earlier benchmarks run through the month.
+ */
+export function dailySeries(info: ProcessingInfo): DailySeries {
+  const rows = [...info.daily].sort((a, b) => a.day.localeCompare(b.day));
+  const asOf = info.headline.asOf;
+  return {
+    categories: rows.map((r) => String(Number(r.day.slice(8, 10)))),
+    volume: rows.map((r) => (asOf === null || r.day > asOf ? null : r.txamt)),
+    budget: rows.map((r) => r.budgetamt),
+    benchmark: rows.map((r) => r.benchamt),
+    benchmarkSameMerchants: rows.map((r) => r.benchamtbymerch),
+  };
+}
+
+/** True when a list of series has nothing to draw: no rows, or only zeros and empty months. */
+export const nothingToDraw = (values: readonly ChartValue[]) => values.every((v) => v === null || v === 0);
+
+/** How the trending figure was reached, in words, for the headline. */
+export function trendingNote(h: ProcessingInfo['headline']): string {
+  switch (h.basis) {
+    case 'complete':
+      return 'The month is over: its actual volume.';
+    case 'previousMonth':
+      return `Day ${h.elapsedDays} of ${h.periodDays}: too early to go by this month, so last month’s average daily volume (${volumeLabel(h.averageDaily)}) × ${h.periodDays} days.`;
+    case 'month':
+      return `Average daily volume ${volumeLabel(h.averageDaily)} over ${h.elapsedDays} of ${h.periodDays} days × ${h.periodDays} days.`;
+  }
+}
+
+/** The budget percent's colour, as the Sales goal's: on budget teal, within 20% of it yellow, further red. */
+export function budgetColor(percent: number | null): string {
+  if (percent === null) return 'gray';
+  if (percent >= 100) return 'teal';
+  if (percent >= 80) return 'yellow';
+  return 'red';
+}
+
+/** 'Nov 21' from '2026-11-21'. */
+export const dayLabel = (day: string) => `${shortMonth(day)} ${Number(day.slice(8, 10))}`;
