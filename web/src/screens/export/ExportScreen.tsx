@@ -50,7 +50,15 @@ function ReportButtons({ email }: { email: string }) {
     setRequested((previous) => new Set(previous).add(quarterKey(q)));
     call(processingEndpoints.email, { rec: email, yr: q.yr, qr: q.qr }).then(
       (answer) => console.info(`${processingPaths.email}:`, answer),
-      (error) => console.error(`${processingPaths.email} failed:`, error),
+      (error) => {
+        console.error(`${processingPaths.email} failed:`, error);
+        // The spec shows no result; a refusal is still said, or the user waits for a mail that never comes.
+        notifications.show({
+          color: 'red',
+          title: `The ${q.label} report was not requested`,
+          message: `${errorMessage(error, 'The server could not be reached.')} Reload the page to try again.`,
+        });
+      },
     );
   };
   return (
@@ -74,7 +82,11 @@ function ReportButtons({ email }: { email: string }) {
                 {q.yr} Q{q.qr}
               </Text>
               <Text fz="xs" inherit fw={400}>
-                {q.complete ? 'Whole quarter' : `Quarter to month: to ${throughMonth(q)}`}
+                {done
+                  ? 'Requested: arrives by e-mail'
+                  : q.complete
+                    ? 'Whole quarter'
+                    : `Quarter to month: to ${throughMonth(q)}`}
               </Text>
             </Stack>
           </Button>
