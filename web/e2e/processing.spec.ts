@@ -284,3 +284,19 @@ test.describe('scheduled reports', () => {
     expect(await mine()).toEqual([]);
   });
 });
+
+test.describe('partner staff', () => {
+  test.use({ storageState: sessionOf('partner@summitpayments.example') });
+
+  test('see their ISO’s dashboard; the export page says report e-mails are for internal staff', async ({
+    page,
+  }) => {
+    await page.goto('/processing');
+    await expect(page.getByText(/^Volume of .+’s merchants\./)).toBeVisible();
+    await expectCharts(page);
+    await expect(page.getByRole('button', { name: 'Edit budgets' })).toHaveCount(0);
+    await page.goto('/export');
+    await expect(page.getByText('Report e-mails hold the figures of every ISO')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^E-mail the report for / })).toHaveCount(0);
+  });
+});

@@ -25,7 +25,7 @@ export default function ProcessingScreen() {
         title="Processing"
         description={
           <>
-            {user.iso ? `Volume of ${user.iso.name}'s merchants. ` : ''}
+            {user.iso ? `Volume of ${user.iso.name}’s merchants. ` : ''}
             {p.live
               ? `${p.year}, live: refreshed every ${LIVE_REFRESH_MS / 60_000} minutes.`
               : `${p.year}, the whole year (historic).`}
