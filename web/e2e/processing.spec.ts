@@ -38,7 +38,11 @@ async function expectCharts(page: Page) {
 async function expectHeadline(page: Page, info: ProcessingInfo) {
   const h = info.headline;
   await expect(page.getByTestId('headline-mtd')).toHaveText(money(h.monthToDate));
-  await expect(page.getByTestId('headline-trending')).toHaveText(money(h.trending));
+  // A month that is over shows its daily average instead of a projection (its trend is its volume).
+  if (h.basis === 'complete') {
+    await expect(page.getByTestId('headline-average')).toHaveText(money(h.averageDaily));
+    await expect(page.getByTestId('headline-trending')).toHaveCount(0);
+  } else await expect(page.getByTestId('headline-trending')).toHaveText(money(h.trending));
   await expect(page.getByTestId('headline-budget')).toHaveText(money(h.budget));
   await expect(page.getByTestId('headline-percent')).toHaveText(
     h.budgetPercent === null ? '—' : `${h.budgetPercent.toLocaleString('en-US')}%`,

@@ -51,13 +51,16 @@ export function HeadlineCard({ headline: h, live, loading, stale, failed }: Head
   const percent = h?.budgetPercent ?? null;
   const color = budgetColor(percent);
   const month = h ? monthLabel(h.month) : '';
+  const over = h?.basis === 'complete';
   return (
     <DashCard
-      title={h ? `${month}${live && h.basis !== 'complete' ? ' so far' : ''}` : 'This month'}
+      title={h ? `${month}${live && !over ? ' so far' : ''}` : 'This month'}
       subtitle={
         h &&
         (h.asOf
-          ? `Figures through ${dayLabel(h.asOf)}; the trend and the budget cover the whole month.`
+          ? over
+            ? `The whole month, ${dayLabel(h.month)} – ${dayLabel(h.asOf)}, against its budget.`
+            : `Figures through ${dayLabel(h.asOf)}; the trend and the budget cover the whole month.`
           : 'No figures for this month yet.')
       }
       loading={loading}
@@ -75,17 +78,23 @@ export function HeadlineCard({ headline: h, live, loading, stale, failed }: Head
         >
           <SimpleGrid cols={3} spacing="xl" style={{ flex: 1 }}>
             <Amount
-              label="Month to date"
+              label={over ? 'Month volume' : 'Month to date'}
               value={h.monthToDate}
               testId="headline-mtd"
               note={h.asOf ? `${dayLabel(h.month)} – ${dayLabel(h.asOf)}, ${h.elapsedDays} days` : '—'}
             />
-            <Amount
-              label={h.basis === 'complete' ? 'Month volume' : 'Trending'}
-              value={h.trending}
-              testId="headline-trending"
-              note={trendingNote(h)}
-            />
+            {over ? (
+              // A month that is over has no projection: its trend is its volume, shown once, so the second figure
+              // is the daily average that volume came from.
+              <Amount
+                label="Average daily volume"
+                value={h.averageDaily}
+                testId="headline-average"
+                note={trendingNote(h)}
+              />
+            ) : (
+              <Amount label="Trending" value={h.trending} testId="headline-trending" note={trendingNote(h)} />
+            )}
             <Amount
               label="Budget"
               value={h.budget}
@@ -94,13 +103,13 @@ export function HeadlineCard({ headline: h, live, loading, stale, failed }: Head
             />
           </SimpleGrid>
           <RingProgress
-            size={130}
+            size={140}
             thickness={12}
             roundCaps
             sections={[{ value: Math.min(100, percent ?? 0), color }]}
             label={
               <Stack gap={0} align="center">
-                <Text fz={22} fw={750} c={`${color}.8`} lh={1} data-testid="headline-percent">
+                <Text fz={20} fw={750} c={`${color}.8`} lh={1} data-testid="headline-percent">
                   {percent === null ? '—' : `${percent.toLocaleString('en-US')}%`}
                 </Text>
                 <Text fz={11} c="dimmed">

@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import type { ActivationRow, ProcessingInfo } from '@paydesk/domain';
+import { type ActivationRow, monthLabel, type ProcessingInfo } from '@paydesk/domain';
 import { useMemo } from 'react';
 import {
   BANK_COLORS,
@@ -17,8 +17,8 @@ import {
   averageDaily,
   bankSeries,
   budgetByMonth,
+  dailyEmptyText,
   dailySeries,
-  dayLabel,
   dollars,
   type NamedSeries,
   nothingToDraw,
@@ -115,19 +115,15 @@ export function DailyCard({ info, ...state }: State & { info: ProcessingInfo | u
       title="Daily volume"
       subtitle={
         month
-          ? `${dayLabel(month)} onwards, against the budget per day and the same weekday a year earlier (all merchants, and only merchants processing this month).`
+          ? `${monthLabel(month)} day by day, against the budget per day and the same weekday a year earlier (all merchants, and only the merchants processing this month).`
           : undefined
       }
       testId="card-daily"
       skeleton={HEIGHT}
       {...state}
     >
-      {daily && (
-        <ChartBody
-          empty={nothingToDraw(daily.volume) && nothingToDraw(daily.budget)}
-          emptyText="No volume and no budget this month."
-          stale={state.stale}
-        >
+      {info && daily && (
+        <ChartBody empty={info.daily.length === 0} emptyText={dailyEmptyText(info)} stale={state.stale}>
           <EChart
             option={dayLinesOption({ categories: daily.categories, lines, format: VOLUME_FORMAT })}
             height={HEIGHT}

@@ -5,6 +5,7 @@ import {
   averageDaily,
   bankSeries,
   budgetByMonth,
+  dailyEmptyText,
   dailySeries,
   dayLabel,
   nothingToDraw,
@@ -91,19 +92,39 @@ describe('the monthly series of a year in progress', () => {
 });
 
 describe('the daily series', () => {
-  it('runs through the month by day, the volume stopping after the last day with figures', () => {
+  const rest = (n: number) => Array.from({ length: n }, () => null);
+
+  it('runs over every day of the month, volume and benchmarks stopping where the figures stop', () => {
     const daily = dailySeries(info);
-    expect(daily.categories).toEqual(['1', '2', '3']);
-    expect(daily.volume).toEqual([120, 80, null]);
-    expect(daily.budget).toEqual([129.03, 129.03, 129.03]);
-    expect(daily.benchmark).toEqual([90, 95, 30]);
-    expect(daily.benchmarkSameMerchants).toEqual([80, 85, 25]);
+    expect(daily.categories).toHaveLength(31);
+    expect(daily.categories.slice(0, 3)).toEqual(['1', '2', '3']);
+    expect(daily.categories.at(-1)).toBe('31');
+    // Day 3 is listed but lies after asOf: no volume yet, its benchmarks are known.
+    expect(daily.volume).toEqual([120, 80, null, ...rest(28)]);
+    expect(daily.benchmark).toEqual([90, 95, 30, ...rest(28)]);
+    expect(daily.benchmarkSameMerchants).toEqual([80, 85, 25, ...rest(28)]);
+    // The budget line runs through the month at the listed amount a day.
+    expect(daily.budget).toEqual(Array.from({ length: 31 }, () => 129.03));
   });
 
-  it('draws no volume at all when the month has no figures yet', () => {
-    const daily = dailySeries({ ...info, headline: { ...headline, asOf: null } });
-    expect(daily.volume).toEqual([null, null, null]);
+  it('spreads the month budget over its days when no day is listed, and draws no volume', () => {
+    const daily = dailySeries({ ...info, daily: [], headline: { ...headline, asOf: null } });
+    expect(daily.volume).toEqual(rest(31));
     expect(nothingToDraw(daily.volume)).toBe(true);
+    expect(daily.budget).toEqual(Array.from({ length: 31 }, () => 129.03));
+    const none = dailySeries({ ...info, daily: [], monthBudget: [] });
+    expect(none.budget).toEqual(rest(31));
+  });
+
+  it('says why there is no daily chart: no figures yet, or a month kept as a total only', () => {
+    expect(dailyEmptyText({ ...info, daily: [], headline: { ...headline, monthToDate: 0 } })).toBe(
+      'No figures for March 2026 yet.',
+    );
+    expect(
+      dailyEmptyText({ ...info, daily: [], headline: { ...headline, monthToDate: 66_306_245.34 } }),
+    ).toBe(
+      'Day-by-day figures are not kept for March 2026, only its month total ($66.3M), shown in the monthly charts.',
+    );
   });
 });
 
@@ -125,6 +146,8 @@ describe('labels', () => {
     expect(trendingNote({ ...headline, basis: 'previousMonth', averageDaily: 1500 })).toContain(
       'last month’s average daily volume ($1.5k) × 31 days',
     );
-    expect(trendingNote({ ...headline, basis: 'complete' })).toBe('The month is over: its actual volume.');
+    expect(trendingNote({ ...headline, basis: 'complete' })).toBe(
+      'The month is over: its volume ÷ 31 days, against the budget as it ended.',
+    );
   });
 });

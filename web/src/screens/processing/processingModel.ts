@@ -1,5 +1,5 @@
 import type { ActivationRow, ProcessingInfo } from '@paydesk/domain';
-import { formatVolume } from '@paydesk/domain';
+import { budgetPeriod, formatVolume, monthLabel } from '@paydesk/domain';
 import type { ChartValue } from '../../components/charts';
 
 const MONTH_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -124,19 +124,46 @@ export interface DailySeries {
 }
 
 /**
- * The dashboard month's days. Days after the last day with figures (`asOf`) have no volume yet: they are left
- * empty so the line stops there, while the budget and the year-earlier benchmarks run through the month.
+ * Every day of the dashboard month, so a month in progress is seen against the whole of it. The server lists
+ * days through the last one with figures (`asOf`); later days have no volume and no benchmark yet (left empty,
+ * so the lines stop there), while the budget line runs on to the month's end at the same amount a day: the
+ * month's budget spread evenly over its days, as the listed days carry it.
  */
 export function dailySeries(info: ProcessingInfo): DailySeries {
-  const rows = [...info.daily].sort((a, b) => a.day.localeCompare(b.day));
+  const byDay = new Map(info.daily.map((r) => [r.day, r]));
+  const { days } = budgetPeriod(info.headline.month);
+  const monthBudget = info.monthBudget[0]?.budget ?? 0;
+  const spread = info.daily[0]?.budgetamt ?? Math.round((monthBudget / days) * 100) / 100;
   const asOf = info.headline.asOf;
-  return {
-    categories: rows.map((r) => String(Number(r.day.slice(8, 10)))),
-    volume: rows.map((r) => (asOf === null || r.day > asOf ? null : r.txamt)),
-    budget: rows.map((r) => r.budgetamt),
-    benchmark: rows.map((r) => r.benchamt),
-    benchmarkSameMerchants: rows.map((r) => r.benchamtbymerch),
+  const prefix = info.headline.month.slice(0, 8);
+  const out: DailySeries = {
+    categories: [],
+    volume: [],
+    budget: [],
+    benchmark: [],
+    benchmarkSameMerchants: [],
   };
+  for (let d = 1; d <= days; d++) {
+    const day = `${prefix}${String(d).padStart(2, '0')}`;
+    const row = byDay.get(day);
+    out.categories.push(String(d));
+    out.volume.push(row && asOf !== null && day <= asOf ? row.txamt : null);
+    out.budget.push(row ? row.budgetamt : monthBudget > 0 ? spread : null);
+    out.benchmark.push(row ? row.benchamt : null);
+    out.benchmarkSameMerchants.push(row ? row.benchamtbymerch : null);
+  }
+  return out;
+}
+
+/**
+ * Why the daily chart is empty: the month has no day-by-day figures. Either none have arrived yet, or the month
+ * lies before the days PayDesk keeps one by one (older months are kept as month totals only).
+ */
+export function dailyEmptyText(info: ProcessingInfo): string {
+  const month = monthLabel(info.headline.month);
+  if (info.headline.monthToDate !== 0)
+    return `Day-by-day figures are not kept for ${month}, only its month total (${volumeLabel(info.headline.monthToDate)}), shown in the monthly charts.`;
+  return `No figures for ${month} yet.`;
 }
 
 /** True when a list of series has nothing to draw: no rows, or only zeros and empty months. */
@@ -146,7 +173,7 @@ export const nothingToDraw = (values: readonly ChartValue[]) => values.every((v)
 export function trendingNote(h: ProcessingInfo['headline']): string {
   switch (h.basis) {
     case 'complete':
-      return 'The month is over: its actual volume.';
+      return `The month is over: its volume ÷ ${h.periodDays} days, against the budget as it ended.`;
     case 'previousMonth':
       return `Day ${h.elapsedDays} of ${h.periodDays}: too early to go by this month, so last month’s average daily volume (${volumeLabel(h.averageDaily)}) × ${h.periodDays} days.`;
     case 'month':
