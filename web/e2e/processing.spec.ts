@@ -300,7 +300,7 @@ test.describe('partner staff', () => {
     await expectCharts(page);
     await expect(page.getByRole('button', { name: 'Edit budgets' })).toHaveCount(0);
     await page.goto('/export');
-    await expect(page.getByText('Report e-mails hold the figures of every ISO')).toBeVisible();
+    await expect(page.getByText('Report e-mails are for internal staff only.')).toBeVisible();
     await expect(page.getByRole('button', { name: /^E-mail the report for / })).toHaveCount(0);
   });
 });

@@ -75,7 +75,7 @@ function ReportButtons({ email }: { email: string }) {
             h={64}
             leftSection={<IconMailForward size={18} />}
             data-testid={`report-${quarterKey(q)}`}
-            aria-label={`E-mail the report for ${q.yr} Q${q.qr}${q.complete ? '' : ` to ${throughMonth(q)}`}`}
+            aria-label={`E-mail the report for ${q.yr} Q${q.qr}${q.complete ? '' : ` through ${throughMonth(q)}`}`}
           >
             <Stack gap={0} align="flex-start">
               <Text fw={700} fz="md" inherit>
@@ -86,7 +86,7 @@ function ReportButtons({ email }: { email: string }) {
                   ? 'Requested: arrives by e-mail'
                   : q.complete
                     ? 'Whole quarter'
-                    : `Quarter to month: to ${throughMonth(q)}`}
+                    : `Quarter to month, through ${throughMonth(q)}`}
               </Text>
             </Stack>
           </Button>
@@ -236,12 +236,11 @@ export default function ExportScreen() {
         description="Processing reports by e-mail: the dashboard as a PDF and its figures as an Excel workbook."
       />
       {user.iso ? (
-        // The server refuses report e-mails to partner staff (a report holds every ISO's figures): say so here
-        // rather than offer buttons that cannot work.
+        // The server refuses report e-mails to partner staff: say so rather than offer buttons that cannot work.
         <FormAlert kind="info">
-          Report e-mails hold the figures of every ISO, so they are for internal staff only.{' '}
+          Report e-mails are for internal staff only.{' '}
           {`${user.iso.name}’s own processing figures are on the `}
-          <Anchor component={Link} to="/processing">
+          <Anchor component={Link} to="/processing" inherit>
             Processing
           </Anchor>{' '}
           dashboard.

@@ -7,7 +7,7 @@ import { call, errorMessage } from '../../app/api';
 import { processingKeys } from '../../app/queryKeys';
 import { FormAlert } from '../../components/FormAlert';
 import { budgetChanges, cellKey, monthTotal, savedBudgets } from './budgetModel';
-import { dollars, shortMonth, yearMonths } from './processingModel';
+import { dollars, orderedBanks, shortMonth, yearMonths } from './processingModel';
 
 interface BudgetModalProps {
   opened: boolean;
@@ -40,7 +40,7 @@ export function BudgetModal({ opened, year: dashboardYear, onClose }: BudgetModa
     enabled: opened,
   });
   const saved = useMemo(() => savedBudgets(budgets.data?.rows ?? []), [budgets.data]);
-  const banks = budgets.data?.banks ?? [];
+  const banks = useMemo(() => orderedBanks(budgets.data?.banks ?? []), [budgets.data]);
   const months = yearMonths(year);
   const changes = budgetChanges(edits, saved);
   const years = useMemo(() => {
@@ -122,6 +122,7 @@ export function BudgetModal({ opened, year: dashboardYear, onClose }: BudgetModa
                   {banks.map((bank) => {
                     const key = cellKey(bank, mth);
                     const edited = edits.get(key);
+                    const changed = changes.some((c) => c.bank === bank && c.mth === mth);
                     return (
                       <Table.Td key={bank}>
                         <NumberInput
@@ -135,7 +136,17 @@ export function BudgetModal({ opened, year: dashboardYear, onClose }: BudgetModa
                           hideControls
                           size="xs"
                           w={140}
-                          styles={{ input: { textAlign: 'right', fontVariantNumeric: 'tabular-nums' } }}
+                          data-changed={changed || undefined}
+                          styles={{
+                            input: {
+                              textAlign: 'right',
+                              fontVariantNumeric: 'tabular-nums',
+                              ...(changed && {
+                                borderColor: 'var(--mantine-color-blue-5)',
+                                background: 'var(--mantine-color-blue-0)',
+                              }),
+                            },
+                          }}
                         />
                       </Table.Td>
                     );

@@ -73,16 +73,19 @@ function ChartBody({
   empty,
   emptyText,
   stale,
+  compact,
   children,
 }: {
   empty: boolean;
   emptyText: string;
   stale: boolean;
+  /** A full-width card need not keep a chart's height when empty: no neighbour to line up with. */
+  compact?: boolean;
   children: React.ReactNode;
 }) {
   if (empty)
     return (
-      <Text c="dimmed" fz="sm" ta="center" py={HEIGHT / 2 - 20} data-testid="chart-empty">
+      <Text c="dimmed" fz="sm" ta="center" py={compact ? 'xl' : HEIGHT / 2 - 20} data-testid="chart-empty">
         {emptyText}
       </Text>
     );

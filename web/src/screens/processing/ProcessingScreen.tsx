@@ -1,5 +1,5 @@
 import { Button, Grid, Group, Text } from '@mantine/core';
-import { hasPermission } from '@paydesk/domain';
+import { hasPermission, monthLabel } from '@paydesk/domain';
 import { IconCoin } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSessionUser } from '../../app/session';
@@ -64,7 +64,7 @@ export default function ProcessingScreen() {
       </Grid>
       {periods.length > 0 && (
         <Text fz="xs" c="dimmed" mt="sm" data-testid="bank-periods">
-          Figures per bank this month:{' '}
+          Figures per bank in {monthLabel(p.month)}:{' '}
           {periods.map((b) => `${b.bank} ${dayLabel(b.start)}–${dayLabel(b.end)}`).join(' · ')}.
         </Text>
       )}

@@ -9,6 +9,7 @@ import {
   dailySeries,
   dayLabel,
   nothingToDraw,
+  orderedBanks,
   profileSeries,
   trendingNote,
   volumeLabel,
@@ -68,6 +69,16 @@ describe('the monthly series of a year in progress', () => {
     expect(series[1]?.values.slice(0, 4)).toEqual([10, 0, 0, null]);
     expect(series[2]?.values.slice(0, 4)).toEqual([0, 7, 0, null]);
     expect(series[0]?.values).toHaveLength(12);
+  });
+
+  it('orders banks for the budget grid as the charts stack them', () => {
+    expect(orderedBanks(['PPS', 'Acme', 'Chesapeake', 'CBCAL', 'Esquire'])).toEqual([
+      'CBCAL',
+      'Esquire',
+      'Chesapeake',
+      'PPS',
+      'Acme',
+    ]);
   });
 
   it('orders the profiles as the spec lists them', () => {

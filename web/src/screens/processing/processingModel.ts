@@ -17,6 +17,9 @@ function ordered(names: Iterable<string>, order: readonly string[]): string[] {
   return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
+/** Banks in the order the charts stack them (the spec's first), so the budget grid reads the same way. */
+export const orderedBanks = (banks: Iterable<string>) => ordered(banks, BANK_ORDER);
+
 /** The months of a year as 'YYYY-MM-01', January first. */
 export function yearMonths(year: number): string[] {
   return Array.from({ length: 12 }, (_, i) => `${year}-${String(i + 1).padStart(2, '0')}-01`);
