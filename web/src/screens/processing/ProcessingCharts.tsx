@@ -126,7 +126,12 @@ export function DailyCard({ info, ...state }: State & { info: ProcessingInfo | u
       {...state}
     >
       {info && daily && (
-        <ChartBody empty={info.daily.length === 0} emptyText={dailyEmptyText(info)} stale={state.stale}>
+        <ChartBody
+          empty={info.daily.length === 0}
+          emptyText={dailyEmptyText(info)}
+          stale={state.stale}
+          compact
+        >
           <EChart
             option={dayLinesOption({ categories: daily.categories, lines, format: VOLUME_FORMAT })}
             height={HEIGHT}
