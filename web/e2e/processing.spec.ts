@@ -165,6 +165,8 @@ test.describe('budgets as finance_admin', () => {
     const total = after.rows.filter((r) => r.mth === month).reduce((sum, r) => sum + r.budget, 0);
     await expect(page.getByTestId('headline-budget')).toHaveText(money(total));
 
+    // The first save's notice closes by itself before the second save's is looked for.
+    await expect(page.getByText('1 budget saved.')).toHaveCount(0);
     await setBudget(old, '1 budget saved.');
     const restored = (await (
       await page.request.get(`/api/app/processing/budgets?year=${CURRENT}`)
