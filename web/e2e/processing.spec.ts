@@ -210,7 +210,6 @@ test.describe('How to Export as admin', () => {
     }
 
     const first = quarters[0] as (typeof quarters)[number];
-    const today = new Date().toISOString().slice(0, 10);
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/email'));
     await buttons.first().click();
     const response = await answered;
@@ -242,15 +241,20 @@ test.describe('How to Export as admin', () => {
       'E-mail a processing report',
     );
 
-    const mails = await page.request.post('/api/app/outbox/query', {
-      data: {
-        filters: [{ id: 'created', kind: 'dateRange', from: today, to: null }],
-        search: 'admin@paydesk.local',
-      },
-    });
-    expect(mails.status()).toBe(200);
-    const rows = ((await mails.json()) as { rows: { to: string; attachments: number }[] }).rows;
-    expect(rows.some((r) => r.to === 'admin@paydesk.local' && r.attachments === 2)).toBe(true);
+    // The Outbox shows the mail with its workbook and PDF to download.
+    await page.goto('/outbox');
+    await page
+      .getByRole('button', { name: `Open e-mail to admin@paydesk.local: Processing report ${first.label}` })
+      .first()
+      .click();
+    const attachments = page.getByRole('dialog').getByRole('list', { name: 'Attachments' });
+    await expect(attachments.getByRole('listitem')).toHaveCount(2);
+    const pdf = attachments.getByRole('link', { name: /\.pdf$/ });
+    const xlsx = attachments.getByRole('link', { name: /\.xlsx$/ });
+    await expect(xlsx).toBeVisible();
+    const download = await page.request.get((await pdf.getAttribute('href')) as string);
+    expect(download.status()).toBe(200);
+    expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-');
 
     // A new visit of the page offers every report again.
     await page.goto('/export');
