@@ -304,6 +304,10 @@ test.describe('partner staff', () => {
     await page.goto('/processing');
     await expect(page.getByText(/^Volume of .+’s merchants\./)).toBeVisible();
     await expectCharts(page);
+    await expect(page.getByTestId('headline-mtd')).toBeVisible();
+    // Budgets are the processor's targets for all ISOs: partner staff see neither them nor their control.
+    await expect(page.getByTestId('headline-budget')).toHaveCount(0);
+    await expect(page.getByTestId('headline-percent')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Edit budgets' })).toHaveCount(0);
     await page.goto('/export');
     await expect(page.getByText('Report e-mails are for internal staff only.')).toBeVisible();

@@ -4,6 +4,8 @@ import { DashCard } from '../../components/DashCard';
 import { budgetColor, dayLabel, dollars, trendingNote, volumeLabel } from './processingModel';
 
 interface HeadlineCardProps {
+  /** False for partner staff: budgets are the processor's targets for all ISOs, not shown per ISO. */
+  budgets: boolean;
   headline: ProcessingHeadline | undefined;
   live: boolean;
   loading: boolean;
@@ -47,7 +49,7 @@ function Amount({
 }
 
 /** Month-to-date volume, the trending (projected) month volume, the budget and how the trend compares with it. */
-export function HeadlineCard({ headline: h, live, loading, stale, failed }: HeadlineCardProps) {
+export function HeadlineCard({ headline: h, budgets, live, loading, stale, failed }: HeadlineCardProps) {
   const percent = h?.budgetPercent ?? null;
   const color = budgetColor(percent);
   const month = h ? monthLabel(h.month) : '';
@@ -59,8 +61,8 @@ export function HeadlineCard({ headline: h, live, loading, stale, failed }: Head
         h &&
         (h.asOf
           ? over
-            ? `The whole month, ${dayLabel(h.month)} – ${dayLabel(h.asOf)}, against its budget.`
-            : `Figures through ${dayLabel(h.asOf)}; the trend and the budget cover the whole month.`
+            ? `The whole month, ${dayLabel(h.month)} – ${dayLabel(h.asOf)}${budgets ? ', against its budget' : ''}.`
+            : `Figures through ${dayLabel(h.asOf)}; the trend${budgets ? ' and the budget cover' : ' covers'} the whole month.`
           : 'No figures for this month yet.')
       }
       loading={loading}
@@ -76,7 +78,7 @@ export function HeadlineCard({ headline: h, live, loading, stale, failed }: Head
           align="center"
           style={{ opacity: stale ? 0.5 : 1, transition: 'opacity 150ms' }}
         >
-          <SimpleGrid cols={3} spacing="xl" style={{ flex: 1 }}>
+          <SimpleGrid cols={budgets ? 3 : 2} spacing="xl" style={{ flex: 1 }}>
             <Amount
               label={over ? 'Month volume' : 'Month to date'}
               value={h.monthToDate}
@@ -95,29 +97,33 @@ export function HeadlineCard({ headline: h, live, loading, stale, failed }: Head
             ) : (
               <Amount label="Trending" value={h.trending} testId="headline-trending" note={trendingNote(h)} />
             )}
-            <Amount
-              label="Budget"
-              value={h.budget}
-              testId="headline-budget"
-              note={h.budget > 0 ? `All banks, ${h.periodDays} days` : 'No budget set for this month'}
-            />
+            {budgets && (
+              <Amount
+                label="Budget"
+                value={h.budget}
+                testId="headline-budget"
+                note={h.budget > 0 ? `All banks, ${h.periodDays} days` : 'No budget set for this month'}
+              />
+            )}
           </SimpleGrid>
-          <RingProgress
-            size={140}
-            thickness={12}
-            roundCaps
-            sections={[{ value: Math.min(100, percent ?? 0), color }]}
-            label={
-              <Stack gap={0} align="center">
-                <Text fz={20} fw={750} c={`${color}.8`} lh={1} data-testid="headline-percent">
-                  {percent === null ? '—' : `${percent.toLocaleString('en-US')}%`}
-                </Text>
-                <Text fz={11} c="dimmed">
-                  of budget
-                </Text>
-              </Stack>
-            }
-          />
+          {budgets && (
+            <RingProgress
+              size={140}
+              thickness={12}
+              roundCaps
+              sections={[{ value: Math.min(100, percent ?? 0), color }]}
+              label={
+                <Stack gap={0} align="center">
+                  <Text fz={20} fw={750} c={`${color}.8`} lh={1} data-testid="headline-percent">
+                    {percent === null ? '—' : `${percent.toLocaleString('en-US')}%`}
+                  </Text>
+                  <Text fz={11} c="dimmed">
+                    of budget
+                  </Text>
+                </Stack>
+              }
+            />
+          )}
         </Group>
       )}
     </DashCard>

@@ -108,7 +108,7 @@ export function DailyCard({ info, ...state }: State & { info: ProcessingInfo | u
               color: '#7048e8',
               reference: true,
             },
-          ]
+          ].filter((line) => line.values.some((v) => v !== null))
         : [],
     [daily],
   );
@@ -118,7 +118,7 @@ export function DailyCard({ info, ...state }: State & { info: ProcessingInfo | u
       title="Daily volume"
       subtitle={
         month
-          ? `${monthLabel(month)} day by day, against the budget per day and the same weekday a year earlier (all merchants, and only the merchants processing this month).`
+          ? `${monthLabel(month)} day by day${lines.some((l) => l.name === 'Budget') ? ', against the budget per day' : ''}, with the same weekday a year earlier (all merchants, and only the merchants processing this month).`
           : undefined
       }
       testId="card-daily"
@@ -135,7 +135,13 @@ export function DailyCard({ info, ...state }: State & { info: ProcessingInfo | u
           <EChart
             option={dayLinesOption({ categories: daily.categories, lines, format: VOLUME_FORMAT })}
             height={HEIGHT}
-            label={described('Daily volume', daily.categories, lines.slice(0, 2), volumeLabel)}
+            label={described(
+              'Daily volume',
+              daily.categories,
+              // Described: the volume and the budget; the benchmarks would make the text too long to follow.
+              lines.filter((l) => l.name === 'Volume' || l.name === 'Budget'),
+              volumeLabel,
+            )}
           />
         </ChartBody>
       )}

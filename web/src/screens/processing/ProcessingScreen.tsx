@@ -44,7 +44,7 @@ export default function ProcessingScreen() {
       />
       <Grid gap="md" align="stretch">
         <Grid.Col span={12}>
-          <HeadlineCard headline={info?.headline} live={p.live} {...p.info} />
+          <HeadlineCard headline={info?.headline} budgets={!user.iso} live={p.live} {...p.info} />
         </Grid.Col>
         <Grid.Col span={12}>
           <DailyCard info={info} {...p.info} />

@@ -118,13 +118,19 @@ describe('the daily series', () => {
     expect(daily.budget).toEqual(Array.from({ length: 31 }, () => 129.03));
   });
 
-  it('spreads the month budget over its days when no day is listed, and draws no volume', () => {
+  it('spreads the month budget over its days when no day is listed, draws no volume, and no budget without one', () => {
     const daily = dailySeries({ ...info, daily: [], headline: { ...headline, asOf: null } });
     expect(daily.volume).toEqual(rest(31));
     expect(nothingToDraw(daily.volume)).toBe(true);
     expect(daily.budget).toEqual(Array.from({ length: 31 }, () => 129.03));
-    const none = dailySeries({ ...info, daily: [], monthBudget: [] });
+    // No budget: no line at all, not one at zero (the listed days carry budgetamt 0 then).
+    const none = dailySeries({
+      ...info,
+      daily: info.daily.map((r) => ({ ...r, budgetamt: 0 })),
+      monthBudget: [{ start: '2026-03-01', end: '2026-03-31', budget: 0 }],
+    });
     expect(none.budget).toEqual(rest(31));
+    expect(dailySeries({ ...info, daily: [], monthBudget: [] }).budget).toEqual(rest(31));
   });
 
   it('says why there is no daily chart: no figures yet, or a month kept as a total only', () => {

@@ -151,7 +151,8 @@ export function dailySeries(info: ProcessingInfo): DailySeries {
     const row = byDay.get(day);
     out.categories.push(String(d));
     out.volume.push(row && asOf !== null && day <= asOf ? row.txamt : null);
-    out.budget.push(row ? row.budgetamt : monthBudget > 0 ? spread : null);
+    // No budget for the month (or none shown, as to partner staff) draws no budget line rather than one at zero.
+    out.budget.push(monthBudget > 0 ? (row ? row.budgetamt : spread) : null);
     out.benchmark.push(row ? row.benchamt : null);
     out.benchmarkSameMerchants.push(row ? row.benchamtbymerch : null);
   }
