@@ -219,7 +219,7 @@ export function BankCard({
   return (
     <MonthlyBarsCard
       title="Monthly volume by bank"
-      subtitle={`${year}, stacked by sponsor bank, with the budget of all banks.`}
+      subtitle={`${year}, stacked by sponsor bank${lines.length > 0 ? ', with the budget of all banks' : ''}.`}
       testId="card-bank"
       year={year}
       bars={bars}
