@@ -298,9 +298,7 @@ test.describe('scheduled reports', () => {
 test.describe('partner staff', () => {
   test.use({ storageState: sessionOf('partner@summitpayments.example') });
 
-  test('see their ISO’s dashboard; the export page says report e-mails are for internal staff', async ({
-    page,
-  }) => {
+  test('see their ISO’s dashboard without budgets, and ask for their ISO’s report', async ({ page }) => {
     await page.goto('/processing');
     await expect(page.getByText(/^Volume of .+’s merchants\./)).toBeVisible();
     await expectCharts(page);
@@ -310,7 +308,16 @@ test.describe('partner staff', () => {
     await expect(page.getByTestId('headline-percent')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Edit budgets' })).toHaveCount(0);
     await page.goto('/export');
-    await expect(page.getByText('Report e-mails are for internal staff only.')).toBeVisible();
-    await expect(page.getByRole('button', { name: /^E-mail the report for / })).toHaveCount(0);
+    await expect(page.getByTestId('report-recipient')).toContainText(
+      'partner@summitpayments.example, with the figures of Summit Payment Group’s merchants only',
+    );
+    const buttons = page.getByRole('button', { name: /^E-mail the report for / });
+    await expect(buttons).toHaveCount(7);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/email'));
+    await buttons.nth(1).click();
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.request().postDataJSON()).toMatchObject({ rec: 'partner@summitpayments.example' });
+    await expect(buttons.nth(1)).toBeDisabled();
   });
 });

@@ -235,40 +235,29 @@ export default function ExportScreen() {
         title="How to Export"
         description="Processing reports by e-mail: the dashboard as a PDF and its figures as an Excel workbook."
       />
-      {user.iso ? (
-        // The server refuses report e-mails to partner staff: say so rather than offer buttons that cannot work.
-        <FormAlert kind="info">
-          Report e-mails are for internal staff only.{' '}
-          {`${user.iso.name}’s own processing figures are on the `}
-          <Anchor component={Link} to="/processing" inherit>
-            Processing
-          </Anchor>{' '}
-          dashboard.
-        </FormAlert>
-      ) : (
-        <Stack gap="md">
-          <Card withBorder radius="md" padding="md" component="section" aria-label="Quarter reports">
-            <Title order={2} fz="md" mb={4}>
-              Quarter reports
-            </Title>
-            <Text fz="sm" c="dimmed" mb="md">
-              Choose a quarter. Its report is e-mailed to <b>{user.email}</b>; each report can be asked for
-              once per visit of this page.{' '}
-              {hasPermission(user, 'manage_jobs') && (
-                <>
-                  Follow the requests in{' '}
-                  <Anchor component={Link} to="/jobs?f.name=processing.report" fz="sm">
-                    Jobs
-                  </Anchor>
-                  .
-                </>
-              )}
-            </Text>
-            <ReportButtons email={user.email} />
-          </Card>
-          <Subscriptions />
-        </Stack>
-      )}
+      <Stack gap="md">
+        <Card withBorder radius="md" padding="md" component="section" aria-label="Quarter reports">
+          <Title order={2} fz="md" mb={4}>
+            Quarter reports
+          </Title>
+          <Text fz="sm" c="dimmed" mb="md" data-testid="report-recipient">
+            Choose a quarter. Its report is e-mailed to <b>{user.email}</b>
+            {user.iso ? `, with the figures of ${user.iso.name}’s merchants only` : ''}; each report can be
+            asked for once per visit of this page.{' '}
+            {hasPermission(user, 'manage_jobs') && (
+              <>
+                Follow the requests in{' '}
+                <Anchor component={Link} to="/jobs?f.name=processing.report" fz="sm">
+                  Jobs
+                </Anchor>
+                .
+              </>
+            )}
+          </Text>
+          <ReportButtons email={user.email} />
+        </Card>
+        <Subscriptions />
+      </Stack>
     </>
   );
 }

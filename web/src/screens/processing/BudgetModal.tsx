@@ -1,6 +1,6 @@
 import { Button, Group, Modal, NumberInput, ScrollArea, Select, Skeleton, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { monthLabel, PROCESSING_FIRST_YEAR, processingEndpoints } from '@paydesk/domain';
+import { MAX_BUDGET, monthLabel, PROCESSING_FIRST_YEAR, processingEndpoints } from '@paydesk/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { call, errorMessage } from '../../app/api';
@@ -130,6 +130,7 @@ export function BudgetModal({ opened, year: dashboardYear, onClose }: BudgetModa
                           value={edited ?? saved.get(key) ?? ''}
                           onChange={(value) => setCell(bank, mth, value)}
                           min={0}
+                          max={MAX_BUDGET}
                           decimalScale={2}
                           thousandSeparator=","
                           prefix="$"
