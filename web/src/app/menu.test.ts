@@ -15,6 +15,8 @@ describe('the menu derived from SCREENS', () => {
     expect(MENU.map(({ label, path, permission }) => ({ label, path, permission }))).toEqual([
       { label: 'Sales', path: '/sales', permission: undefined },
       { label: 'Financial', path: '/financial', permission: undefined },
+      { label: 'Processing', path: '/processing', permission: undefined },
+      { label: 'How to Export', path: '/export', permission: undefined },
       { label: 'Sales Calculator', path: '/salescalculator', permission: undefined },
       { label: 'ISO Performance', path: '/isoperformance', permission: undefined },
       { label: 'Leaderboard', path: '/leaderboard', permission: undefined },
@@ -59,6 +61,8 @@ describe('visibleMenu', () => {
     expect(labels(visibleMenu(principal('admin'), MENU))).toEqual([
       'Sales',
       'Financial',
+      'Processing',
+      'How to Export',
       'Sales Calculator',
       'ISO Performance',
       'Leaderboard',
@@ -79,6 +83,8 @@ describe('visibleMenu', () => {
     expect(labels(visibleMenu(principal(department), MENU))).toEqual([
       'Sales',
       'Financial',
+      'Processing',
+      'How to Export',
       'Sales Calculator',
       'ISO Performance',
       'Leaderboard',
@@ -96,6 +102,8 @@ describe('visibleMenu', () => {
       expect(labels(visibleMenu(principal(department), MENU))).toEqual([
         'Sales',
         'Financial',
+        'Processing',
+        'How to Export',
         'Sales Calculator',
         'ISO Performance',
         'Leaderboard',
@@ -112,6 +120,8 @@ describe('visibleMenu', () => {
     expect(labels(visibleMenu(everything, MENU))).toEqual([
       'Sales',
       'Financial',
+      'Processing',
+      'How to Export',
       'Sales Calculator',
       'ISO Performance',
       'Leaderboard',

@@ -4,6 +4,7 @@ import {
   financialKeys,
   jobKeys,
   partnerKeys,
+  processingKeys,
   reportKeys,
   salesKeys,
   uploadKeys,
@@ -58,6 +59,15 @@ const areas = {
       partnerKeys.revShareHistory('40001'),
       partnerKeys.lastGroupIds(),
       partnerKeys.importStatus('4d761842'),
+    ],
+  ],
+  processing: [
+    processingKeys,
+    [
+      processingKeys.info({ dt: '2026-11-22', historic: false }),
+      processingKeys.activation('2026-11-22'),
+      processingKeys.budgets(2026),
+      processingKeys.subscriptions(),
     ],
   ],
 } as const;

@@ -1,4 +1,5 @@
 import type { FinAverageBody, FinDataBody } from '@paydesk/domain/contracts/financial';
+import type { ProcessingInfoBody } from '@paydesk/domain/contracts/processing';
 
 /**
  * One key factory per area, each key under its area's `all`: queries take their keys from here, and a mutation
@@ -71,4 +72,13 @@ export const partnerKeys = {
   revShareHistory: (groupId: string) => [...partnerKeys.all, 'revShareHistory', groupId] as const,
   lastGroupIds: () => [...partnerKeys.all, 'lastGroupIds'] as const,
   importStatus: (uuid: string) => [...partnerKeys.all, 'import', uuid] as const,
+};
+
+/** Processing dashboard and How to Export: a year's figures, activations, budgets, the user's subscriptions. */
+export const processingKeys = {
+  all: ['processing'] as const,
+  info: (body: ProcessingInfoBody) => [...processingKeys.all, 'info', body] as const,
+  activation: (dt: string) => [...processingKeys.all, 'activation', { dt }] as const,
+  budgets: (year: number) => [...processingKeys.all, 'budgets', { year }] as const,
+  subscriptions: () => [...processingKeys.all, 'subscriptions'] as const,
 };
