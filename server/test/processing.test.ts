@@ -239,6 +239,12 @@ describe('/api/processinginfo', () => {
     expect(info.headline.monthToDate).toBeCloseTo(december, 2);
     expect(info.headline.trending).toBeCloseTo(december, 2);
     expect(info.averages).toHaveLength(12);
+    // Every month of a past year is whole, December too, though its days are no longer kept one by one.
+    for (const a of info.averages) {
+      const want = banks.filter((b) => b.mth === a.mth).reduce((s, b) => s + Number(b.volume), 0);
+      expect(a.days, a.mth).toBe(budgetPeriod(a.mth).days);
+      expect(a.avgamt).toBeCloseTo(want / a.days, 2);
+    }
   });
 
   it('an ISO-bound user sees their ISO’s volume and no budgets', async () => {

@@ -167,7 +167,8 @@ export async function processingInfo(
 
   const elapsedOf = (month: string) => {
     const p = budgetPeriod(month);
-    if (month !== w.month) return p.days;
+    // A month whose last day has passed counts all its days, whether or not its days are still kept one by one.
+    if (month !== w.month || w.end >= p.end) return p.days;
     return asOf === null
       ? 0
       : Math.min(p.days, Math.round((Date.parse(asOf) - Date.parse(p.start)) / DAY_MS) + 1);
