@@ -26,6 +26,7 @@ import * as jobProgress from './2026_11_22_0004_job_progress';
 import * as demoState from './2026_11_22_0005_demo_state';
 import * as outboxDelivery from './2026_11_22_0006_outbox_delivery';
 import * as partners from './2026_11_22_0010_partners';
+import * as achReturns from './2026_11_22_0011_ach_returns';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0005_demo_state': demoState,
   '2026_11_22_0006_outbox_delivery': outboxDelivery,
   '2026_11_22_0010_partners': partners,
+  '2026_11_22_0011_ach_returns': achReturns,
 };
