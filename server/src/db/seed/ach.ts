@@ -241,7 +241,7 @@ export async function generateAch(
         datetime_worked, worked_by, effective_entry_date, originating_dfi)
     select case when file_date < date '${today}' - ${HISTORIC_AFTER_DAYS} then 1 else 0 end,
            merchant_id, partner_id, file_date, mid, dba, legal_name, iso_name, desc_,
-           amt, code, res, case when res is null then null else res_day end,
+           amt, code, res, case when resolved then res_day end,
            least(active_to, file_date), rej_dda, comment,
            case when res = 'Used Reserve' then amt when res = 'Used Reserve - PARTIAL' then part end,
            case when res in ('Used Reserve', 'Used Reserve - PARTIAL') then res_day end,
