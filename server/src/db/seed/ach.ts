@@ -17,7 +17,7 @@ import { md5Of, uniform } from './sqlNoise';
  * - ach_reserves: each returned merchant's reserve; then the derived columns (see areas/ach/queries.ts).
  */
 export const ENTRY_DAYS = 90;
-const HISTORY_YEARS = 4;
+const HISTORY_YEARS = 5;
 const HISTORIC_AFTER_DAYS = 730;
 
 /** Weighted choice over a uniform expression, as a SQL case. */
