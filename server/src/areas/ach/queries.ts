@@ -59,7 +59,7 @@ const codes = (list: readonly string[]) => sql.join(list.map((c) => sql.lit(c)))
 
 /**
  * Each merchant's debit entries and returns (R codes only, by the returned entry's date) over the 60 days ending
- * `asOf`: the one definition of what the return rates divide, read by the daily rollup and by ISO-bound callers.
+ * `asOf`: the one definition of what the return rates divide (the rollup below is made from it).
  */
 export function merchantReturnCounts(asOf: string): RawBuilder<unknown> {
   const { from, to } = returnRateWindow(asOf);

@@ -38,7 +38,8 @@ const quoted = (values: readonly string[]) => values.map((v) => `'${v.replace(/'
  *   the legal name; `version`, raised by every edit so a stale edit is refused.
  * - ach_history: every edit (who, when, column, old, new).
  * - ach_debit_entries: ACH debit entries originated per merchant per day, what return rates divide by.
- * - ach_rate_window: each merchant's entries and returns over the 60 days ending `as_of`, rebuilt once a day.
+ * - ach_rate_window: each merchant's entries and returns over the 60 days ending `as_of`, rebuilt where entries or
+ *   returns are added (the seed), read by the return-rate panel.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
