@@ -111,6 +111,30 @@ async function expectedDerived() {
   );
 }
 
+/** The whole table's count and money totals (or one ISO's), by plain SQL. */
+async function plainTotals(partnerId?: number) {
+  const where = partnerId === undefined ? sql`true` : sql`partner_id = ${partnerId}`;
+  const { rows } = await sql<Record<string, string | number>>`select count(*)::int as n,
+      coalesce(sum(transaction_amount), 0)::text as "TransactionAmount", coalesce(sum(used_rsv), 0)::text as "usedRsv",
+      coalesce(sum(re_ran), 0)::text as "reRan", coalesce(sum(sent_to_coll), 0)::text as "sentToColl",
+      coalesce(sum(write_off), 0)::text as "writeOff"
+    from ach_returns where ${where}`.execute(t.db);
+  const { n, ...totals } = rows[0] ?? {};
+  return {
+    n,
+    totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, parseMoney(String(v))])),
+  };
+}
+
+/** The count and totals of an unfiltered page, in the same shape. */
+async function pageTotals(who: string) {
+  const body = (await (await as(who)).post('/api/app/ach/query', {})).json();
+  return {
+    n: body.total,
+    totals: Object.fromEntries(Object.entries(body.totals).map(([k, v]) => [k, parseMoney(String(v))])),
+  };
+}
+
 async function countOf(where: ReturnType<typeof sql>) {
   const { rows } = await sql<{
     n: number;
@@ -268,6 +292,10 @@ describe('the ACH table', () => {
       t.db,
     );
     expect(byDba.json().total).toBe(n[0]?.n);
+  });
+
+  it('answers the whole table’s count and totals as plain SQL does', async () => {
+    expect(await pageTotals(ADMIN)).toEqual(await plainTotals());
   });
 
   it('accepts only the columns, values and page sizes of its definition', async () => {
@@ -535,6 +563,11 @@ describe('/api/updateACH', () => {
     });
     expect(retry.statusCode).toBe(200);
   });
+});
+
+it('keeps the whole table’s totals true after the edits', async () => {
+  expect(await pageTotals(ADMIN)).toEqual(await plainTotals());
+  expect(await pageTotals(PARTNER)).toEqual(await plainTotals(await summitId()));
 });
 
 describe('ISO scoping', () => {

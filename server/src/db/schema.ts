@@ -47,6 +47,15 @@ export interface Database {
   ach_history: AchHistoryTable;
   ach_debit_entries: { merchant_id: number; partner_id: number; day: DateOnly; entries: number };
   ach_rate_window: AchRateWindowTable;
+  ach_totals: {
+    partner_id: number;
+    returns: number;
+    transaction_amount: Decimal;
+    used_rsv: Decimal;
+    re_ran: Decimal;
+    sent_to_coll: Decimal;
+    write_off: Decimal;
+  };
 }
 
 /** A MID's reserve (migration 2026_11_22_0011). */

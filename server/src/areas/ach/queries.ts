@@ -53,6 +53,11 @@ export async function refreshAchDerived(db: Db, only?: { partnerId: number; lega
         on l.partner_id = a.partner_id and l.legal_name = a.legal_name
     ) x
     where x.id = r.id`.execute(db);
+  await sql`delete from ach_totals`.execute(db);
+  await sql`insert into ach_totals (partner_id, returns, transaction_amount, used_rsv, re_ran, sent_to_coll, write_off)
+    select partner_id, count(*), sum(transaction_amount), coalesce(sum(used_rsv), 0), coalesce(sum(re_ran), 0),
+           coalesce(sum(sent_to_coll), 0), coalesce(sum(write_off), 0)
+    from ach_returns group by partner_id`.execute(db);
 }
 
 const codes = (list: readonly string[]) => sql.join(list.map((c) => sql.lit(c)));
@@ -177,8 +182,12 @@ export async function applyAchEdit(db: Db, edit: AchEdit): Promise<AchEditOutcom
       changed_by: edit.user.email,
     })
     .execute();
-  if (ACH_EDIT_KINDS[edit.column] === 'money')
+  if (ACH_EDIT_KINDS[edit.column] === 'money') {
     await refreshAchDerived(db, { partnerId: row.partner_id, legalName: row.legal_name });
+    await sql`update ach_totals
+      set ${column} = ${column} - coalesce(${row.old_value}::numeric, 0) + coalesce(${edit.value}::numeric, 0)
+      where partner_id = ${row.partner_id}`.execute(db);
+  }
   return { kind: 'changed', oldValue: row.old_value, version: row.version + 1 };
 }
 

@@ -1,4 +1,5 @@
 import { type AchColumn, type AchEditableColumn, achTable } from '@paydesk/domain';
+import { sql } from 'kysely';
 import type { TableSource } from '../../platform/tableQuery';
 
 /**
@@ -47,6 +48,12 @@ export const achSource: TableSource<AchColumn> = {
   from: 'ach_returns r',
   searchable: ['IndividualIdentificationNumber', 'DBAName', 'LegalName'],
   tiebreak: 'r.id desc',
+  // Every ISO's totals, kept by the seed and the edit call: the screen's first page need not sum every row.
+  unfiltered: sql<Record<string, string> & { n: number }>`select coalesce(sum(returns), 0)::int as n,
+      coalesce(sum(transaction_amount), 0)::text as "TransactionAmount", coalesce(sum(used_rsv), 0)::text as "usedRsv",
+      coalesce(sum(re_ran), 0)::text as "reRan", coalesce(sum(sent_to_coll), 0)::text as "sentToColl",
+      coalesce(sum(write_off), 0)::text as "writeOff"
+    from ach_totals`,
 };
 
 /** The SQL column of each editable column (a fixed map: the column name never comes from input). */

@@ -38,6 +38,8 @@ const quoted = (values: readonly string[]) => values.map((v) => `'${v.replace(/'
  *   the legal name; `version`, raised by every edit so a stale edit is refused.
  * - ach_history: every edit (who, when, column, old, new).
  * - ach_debit_entries: ACH debit entries originated per merchant per day, what return rates divide by.
+ * - ach_totals: each ISO's row count and money totals, so the unfiltered ACH table need not sum every row; rebuilt
+ *   with the derived columns and moved by each edit of an amount.
  * - ach_rate_window: each merchant's entries and returns over the 60 days ending `as_of`, rebuilt where entries or
  *   returns are added (the seed), read by the return-rate panel.
  */
@@ -159,7 +161,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        administrative integer not null
      )`,
     'create index ach_rate_window_partner on ach_rate_window (partner_id)',
+    `create table ach_totals (
+       partner_id integer primary key references partners (id),
+       returns integer not null,
+       transaction_amount numeric(16, 2) not null,
+       used_rsv numeric(16, 2) not null,
+       re_ran numeric(16, 2) not null,
+       sent_to_coll numeric(16, 2) not null,
+       write_off numeric(16, 2) not null
+     )`,
   ]);
-  for (const table of ['ach_reserves', 'ach_returns', 'ach_history', 'ach_debit_entries', 'ach_rate_window'])
+  for (const table of [
+    'ach_reserves',
+    'ach_returns',
+    'ach_history',
+    'ach_debit_entries',
+    'ach_rate_window',
+    'ach_totals',
+  ])
     await scopeToIso(db, table);
 }
