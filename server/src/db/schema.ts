@@ -104,6 +104,7 @@ export interface AchReturnsTable {
   legal_name_mids: ColumnType<number, number | undefined, number>;
   merch_rej_bal: ColumnType<string, string | number | undefined, string | number>;
   alert: ColumnType<boolean, boolean | undefined, boolean>;
+  alert_label: ColumnType<string, never, never>;
   datetime_worked: NullableTimestamp;
   worked_by: string | null;
   effective_entry_date: DateOnly;

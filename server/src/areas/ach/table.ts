@@ -38,7 +38,7 @@ export const achSource: TableSource<AchColumn> = {
     rsvBalance: 'r.rsv_balance',
     occurrence: 'r.occurrence',
     merchRejBal: 'r.merch_rej_bal',
-    Alert: "(case when r.alert then 'Yes' else 'No' end)",
+    Alert: 'r.alert_label',
     datetimeWorked: 'r.datetime_worked',
     workedBy: 'r.worked_by',
     EffectiveEntryDATE: 'r.effective_entry_date',
