@@ -616,14 +616,15 @@ console.log(
 );
 function straightforwardAch(where: string, order: string) {
   const from = `(select r.*, sum(coalesce(used_rsv, 0) + coalesce(re_ran, 0) + coalesce(sent_to_coll, 0)
-        + coalesce(write_off, 0) - transaction_amount) over (partition by partner_id, legal_name) as bal,
+        + coalesce(write_off, 0) - transaction_amount) over (partition by r.partner_id, r.legal_name) as bal,
       case when addenda_related like 'C%' and transaction_amount = 0 then 'NOC'
            when (merchant_status = 'Active' and rej_res in ('Write Off', 'Sent to Collections'))
              or (rej_res = 'Used Reserve - PARTIAL' and coalesce(write_off, 0) + coalesce(sent_to_coll, 0) > 0)
              then 'resurrect'
            when rej_res is null or rej_res = 'Will Be Sent to Coll.' then 'unresolved' else 'reject closed' end as cls,
-      (select count(*) from merchants m where m.partner_id = r.partner_id and m.legal_name = r.legal_name) as mids
-    from ach_returns r) a`;
+      coalesce(l.n, 0) as mids
+    from ach_returns r left join (select partner_id, legal_name, count(*) as n from merchants group by 1, 2) l
+      on l.partner_id = r.partner_id and l.legal_name = r.legal_name) a`;
   return async () => {
     await sql.raw(`select * from ${from} where ${where} order by ${order} limit 25`).execute(db);
     await sql.raw(`select count(*), sum(transaction_amount) from ${from} where ${where}`).execute(db);
