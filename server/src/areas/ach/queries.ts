@@ -66,7 +66,7 @@ const codes = (list: readonly string[]) => sql.join(list.map((c) => sql.lit(c)))
  * Each merchant's debit entries and returns (R codes only, by the returned entry's date) over the 60 days ending
  * `asOf`: the one definition of what the return rates divide (the rollup below is made from it).
  */
-export function merchantReturnCounts(asOf: string): RawBuilder<unknown> {
+function merchantReturnCounts(asOf: string): RawBuilder<unknown> {
   const { from, to } = returnRateWindow(asOf);
   return sql`(select merchant_id, partner_id, sum(entries)::int as entries, sum(returns)::int as returns,
       sum(unauthorized)::int as unauthorized, sum(administrative)::int as administrative
@@ -98,12 +98,12 @@ export async function refreshRateWindow(db: Db, asOf: string) {
 const overThreshold = (count: RawBuilder<unknown>, per1000: number) =>
   sql`(${count}::bigint * 1000 > ${sql.lit(Math.round(per1000 * 1000))} * entries::bigint and entries > 0)`;
 
-export const overAny = sql`(${overThreshold(sql`unauthorized`, RETURN_RATE_THRESHOLDS.unauthorized)}
+const overAny = sql`(${overThreshold(sql`unauthorized`, RETURN_RATE_THRESHOLDS.unauthorized)}
   or ${overThreshold(sql`administrative`, RETURN_RATE_THRESHOLDS.administrative)}
   or ${overThreshold(sql`returns`, RETURN_RATE_THRESHOLDS.overall)})`;
 
 /** The worst rate ÷ its threshold (above 1: over), for ordering the most severe first. */
-export const severity = sql`case when entries > 0 then greatest(
+const severity = sql`case when entries > 0 then greatest(
     unauthorized::float8 / entries / ${sql.lit(RETURN_RATE_THRESHOLDS.unauthorized)},
     administrative::float8 / entries / ${sql.lit(RETURN_RATE_THRESHOLDS.administrative)},
     returns::float8 / entries / ${sql.lit(RETURN_RATE_THRESHOLDS.overall)}) else 0 end`;
