@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { accountRoutes } from './areas/accounts/routes';
+import { achRoutes } from './areas/ach/routes';
 import { adminRoutes } from './areas/admin/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
@@ -115,6 +116,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   jobRoutes(app, deps);
   partnerRoutes(app, deps);
   processingRoutes(app, deps);
+  achRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
+import { seedAchIfMissing } from './db/seed/ach';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
 import { jobDefinitionsFor, liveDemoJob } from './jobs';
 import { crmFromConfig } from './platform/crm';
@@ -33,6 +34,11 @@ if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
   fs.writeFileSync(credentialsFile, `${demoPassword}\n`, { mode: 0o600 });
 } else if (fs.existsSync(credentialsFile)) {
   demoPassword = fs.readFileSync(credentialsFile, 'utf8').trim();
+}
+// A demo database filled before the ACH tables existed gets its ACH rows once (a database of real data never).
+if (config.SEED_DEMO === 'true') {
+  const ach = await seedAchIfMissing(db, (l) => console.log(l));
+  if (ach) console.log(`Added ${ach.returns} ACH returns to the demo data.`);
 }
 
 /** Without PII_KEY, sensitive fields use a key made once and kept in the local data folder. */

@@ -32,6 +32,11 @@ export interface TableSource<Id extends string> {
    * from a code and its details), for pages and exports alike.
    */
   present?: Partial<Record<Id, (value: unknown) => unknown>>;
+  /**
+   * For a large table that keeps its whole-table count and totals ready: a query that answers them (`n` and
+   * each `total` column as decimal text), used when a request has no filter, search or fixed condition.
+   */
+  unfiltered?: RawBuilder<Record<string, string> & { n: number }>;
 }
 
 export interface TableRequest {
@@ -167,10 +172,13 @@ export async function queryPage<Id extends string, Row>(
   // The count and the totals in one pass over the same filtered rows, so they always agree.
   const summed = source.def.columns.filter((c) => c.total).map((c) => c.id);
   const sums = summed.map((id) => sql`coalesce(sum(${expr(source, id)}), 0)::text as ${sql.ref(id)}`);
-  const { rows: aggregates } = await sql<Record<string, string> & { n: number }>`select ${sql.join([
-    sql`count(*) as n`,
-    ...sums,
-  ])} from ${from} ${where(conds)}`.execute(db);
+  const { rows: aggregates } =
+    conds.length === 0 && source.unfiltered
+      ? await source.unfiltered.execute(db)
+      : await sql<Record<string, string> & { n: number }>`select ${sql.join([
+          sql`count(*) as n`,
+          ...sums,
+        ])} from ${from} ${where(conds)}`.execute(db);
   const { n = 0, ...totals } = aggregates[0] ?? {};
   return {
     rows: present(source, rows),

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../config';
 import { connect } from '../connect';
 import { migrateToLatest } from '../migrate';
+import { seedAchIfMissing } from './ach';
 import { isEmpty, seedDemo } from './index';
 
 /**
@@ -16,6 +17,12 @@ if (await isEmpty(db)) {
   const report = await seedDemo(db, { password, scale: config.SEED_SCALE, log: (l) => console.log(l) });
   console.log(`Seeded ${config.SEED_SCALE} scale in ${report.seconds} s`);
 } else {
-  console.log('The database already has data; nothing seeded.');
+  // A demo database seeded before a newer area's tables existed gets that area's rows.
+  const ach = await seedAchIfMissing(db, (l) => console.log(l));
+  console.log(
+    ach
+      ? `The database already had data; added ${ach.returns} ACH returns and ${ach.entries} ACH debit entry days.`
+      : 'The database already has data; nothing seeded.',
+  );
 }
 await close();

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../connect';
 import { rebuildAll } from '../derived';
 import type { NewPartner } from '../schema';
+import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { demoPartners } from './partners';
 import { Random, WeightedTable } from './random';
@@ -321,6 +322,7 @@ export async function generateMerchantData(
     await goalsAndBudgets(trx, now);
     await rebuildAll(trx);
     log('  rollups and Self Serve rows');
+    await generateAch(trx, { seed, today, log });
 
     // The marker of a demo database (see live.ts).
     await trx

@@ -1,0 +1,70 @@
+import { type AchColumn, type AchEditableColumn, achTable } from '@paydesk/domain';
+import { sql } from 'kysely';
+import type { TableSource } from '../../platform/tableQuery';
+
+/**
+ * The ACH table (domain achTable is the whitelist). The derived columns are stored on the row, kept true by
+ * the database (classification, from the row) and by the edit call (merchRejBal and Alert, from the legal
+ * name's rows), so filtering and sorting by them uses indexes like any other column.
+ */
+export const achSource: TableSource<AchColumn> = {
+  def: achTable,
+  expressions: {
+    main_unique_key: 'r.id',
+    historic: 'r.historic',
+    FileCreationDATE: 'r.file_creation_date',
+    IndividualIdentificationNumber: 'r.mid',
+    DBAName: 'r.dba_name',
+    LegalName: 'r.legal_name',
+    GroupLevel1Name: 'r.iso_name',
+    CompanyEntryDescription: 'r.company_entry_description',
+    TransactionAmount: 'r.transaction_amount',
+    AddendaRelated: 'r.addenda_related',
+    classification: 'r.classification',
+    rejRes: 'r.rej_res',
+    resDate: 'r.res_date',
+    lastProcDate: 'r.last_proc_date',
+    rejDDA: 'r.rej_dda',
+    comment: 'r.comment',
+    usedRsv: 'r.used_rsv',
+    usedRsvDate: 'r.used_rsv_date',
+    reRan: 'r.re_ran',
+    reRanDate: 'r.re_ran_date',
+    sentToColl: 'r.sent_to_coll',
+    writeOff: 'r.write_off',
+    MerchantStatus: 'r.merchant_status',
+    rsvHold: 'r.rsv_hold',
+    rsvCeiling: 'r.rsv_ceiling',
+    rsvBalance: 'r.rsv_balance',
+    occurrence: 'r.occurrence',
+    merchRejBal: 'r.merch_rej_bal',
+    Alert: 'r.alert_label',
+    datetimeWorked: 'r.datetime_worked',
+    workedBy: 'r.worked_by',
+    EffectiveEntryDATE: 'r.effective_entry_date',
+    OriginatingDFIIdentification: 'r.originating_dfi',
+    version: 'r.version',
+  },
+  from: 'ach_returns r',
+  searchable: ['IndividualIdentificationNumber', 'DBAName', 'LegalName'],
+  tiebreak: 'r.id desc',
+  // Every ISO's totals, kept by the seed and the edit call: the screen's first page need not sum every row.
+  unfiltered: sql<Record<string, string> & { n: number }>`select coalesce(sum(returns), 0)::int as n,
+      coalesce(sum(transaction_amount), 0)::text as "TransactionAmount", coalesce(sum(used_rsv), 0)::text as "usedRsv",
+      coalesce(sum(re_ran), 0)::text as "reRan", coalesce(sum(sent_to_coll), 0)::text as "sentToColl",
+      coalesce(sum(write_off), 0)::text as "writeOff"
+    from ach_totals`,
+};
+
+/** The SQL column of each editable column (a fixed map: the column name never comes from input). */
+export const ACH_EDIT_SQL_COLUMNS: Record<AchEditableColumn, string> = {
+  comment: 'comment',
+  usedRsv: 'used_rsv',
+  reRan: 're_ran',
+  sentToColl: 'sent_to_coll',
+  writeOff: 'write_off',
+  rejRes: 'rej_res',
+  resDate: 'res_date',
+  usedRsvDate: 'used_rsv_date',
+  reRanDate: 're_ran_date',
+};
