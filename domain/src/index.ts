@@ -1,10 +1,15 @@
 import './zodConfig';
 
 export * from './access';
+export * from './ach/classification';
+export * from './ach/edits';
+export * from './ach/labels';
+export * from './ach/rates';
 export * from './audit';
 export * from './businessDays';
 export * from './calculator';
 export * from './contracts/account';
+export * from './contracts/ach';
 export * from './contracts/admin';
 export * from './contracts/common';
 export * from './contracts/financial';
