@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  achKeys,
   adminKeys,
   financialKeys,
   jobKeys,
@@ -58,6 +59,17 @@ const areas = {
       partnerKeys.revShareHistory('40001'),
       partnerKeys.lastGroupIds(),
       partnerKeys.importStatus('4d761842'),
+    ],
+  ],
+  ach: [
+    achKeys,
+    [
+      achKeys.pages(),
+      achKeys.page(body),
+      achKeys.preview(body),
+      achKeys.history('0-17'),
+      achKeys.returnRates('merchant'),
+      achKeys.savedNames(),
     ],
   ],
 } as const;

@@ -11,6 +11,7 @@ import {
   IconListDetails,
   IconMail,
   type IconProps,
+  IconReceiptRefund,
   IconReportMoney,
   IconTrophy,
   IconUserPlus,
@@ -87,6 +88,14 @@ export const SCREENS: readonly Screen[] = [
     access: 'protected',
     menu: { label: 'Residual Self Serve', icon: IconReportMoney, order: 70 },
     component: lazy(() => import('../screens/residualSelfServe/ResidualSelfServeScreen')),
+  },
+  {
+    // Everyone signed in reads ACH returns (partner staff their ISO's only); editing needs ach_edit, which the
+    // screen and /api/updateACH check.
+    path: '/ach',
+    access: 'protected',
+    menu: { label: 'ACH Returns', icon: IconReceiptRefund, order: 72 },
+    component: lazy(() => import('../screens/ach/AchScreen')),
   },
   {
     path: '/partner',
