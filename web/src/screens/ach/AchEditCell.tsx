@@ -1,4 +1,5 @@
 import { Loader, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { ACH_EDIT_KINDS, ACH_RESOLUTIONS, type AchEditableColumn } from '@paydesk/domain';
 import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
@@ -63,6 +64,10 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
       return;
     }
     if (decision.kind === 'invalid') {
+      // Said once, not again when the same value is left a second time (Enter, then a click elsewhere).
+      if (status.kind !== 'problem' || status.message !== decision.message) {
+        notifications.show({ color: 'red', title: `${label}: not saved`, message: decision.message });
+      }
       setStatus({ kind: 'problem', message: decision.message });
       return;
     }

@@ -33,6 +33,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { type SavedReportCalls, SavedReports } from '../../components/SavedReports';
 import { AchEditCell } from './AchEditCell';
 import { AchHistoryDrawer } from './AchHistoryDrawer';
+import classes from './AchScreen.module.css';
 import { type AchRow, achRowId, saveProblem } from './achEdit';
 import { achRowName, CLASSIFICATION_MEANING, entryDescriptionText, returnCodeText } from './achView';
 import { ReturnRatePanel } from './ReturnRatePanel';
@@ -152,7 +153,12 @@ export default function AchScreen() {
       if (!value) return '—';
       return (
         <Tooltip label={CLASSIFICATION_MEANING[value]} withArrow>
-          <Badge color={ACH_CLASSIFICATION_COLORS[value] ?? 'gray'} variant="light" radius="sm">
+          <Badge
+            color={ACH_CLASSIFICATION_COLORS[value] ?? 'gray'}
+            variant="light"
+            radius="sm"
+            className={classes.badge}
+          >
             {value}
           </Badge>
         </Tooltip>
@@ -166,7 +172,13 @@ export default function AchScreen() {
           multiline
           maw={300}
         >
-          <Badge color="red" variant="filled" radius="sm" leftSection={<IconAlertTriangle size={12} />}>
+          <Badge
+            color="red"
+            variant="filled"
+            radius="sm"
+            className={classes.badge}
+            leftSection={<IconAlertTriangle size={12} />}
+          >
             Alert
           </Badge>
         </Tooltip>

@@ -132,11 +132,11 @@ export function ReturnRatePanel({ onShow }: ReturnRatePanelProps) {
 
 function OverSummary({ data, noun }: { data: ReturnRatesAnswer; noun: string }) {
   return data.overCount > 0 ? (
-    <Badge color="red" variant="light" size="lg" radius="sm">
+    <Badge color="red" variant="light" size="lg" radius="sm" className={classes.badge}>
       {formatCount(data.overCount)} of {formatCount(data.total)} {noun} over a threshold
     </Badge>
   ) : (
-    <Badge color="teal" variant="light" size="lg" radius="sm">
+    <Badge color="teal" variant="light" size="lg" radius="sm" className={classes.badge}>
       None of {formatCount(data.total)} {noun} over a threshold
     </Badge>
   );
@@ -209,7 +209,14 @@ function RateCell({ row, kind }: { row: ReturnRateRow; kind: ReturnRateKind }) {
   return (
     <Table.Td ta="right" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
       {over ? (
-        <Badge color="red" variant="filled" size="sm" radius="sm" title={`Over ${thresholdLabel(kind)}`}>
+        <Badge
+          color="red"
+          variant="filled"
+          size="sm"
+          radius="sm"
+          className={classes.badge}
+          title={`Over ${thresholdLabel(kind)}`}
+        >
           {text}
         </Badge>
       ) : (
