@@ -22,7 +22,11 @@ type Status =
   | { kind: 'idle' }
   | { kind: 'saving' }
   | { kind: 'saved' }
-  | { kind: 'problem'; message: string };
+  /** `refused`: the value the server turned down, which leaving the cell does not send again. */
+  | { kind: 'problem'; message: string; refused?: string };
+
+/** How the user left the value: Enter (a deliberate send, also a retry), leaving the cell, or a choice. */
+type Leave = 'enter' | 'blur' | 'choice';
 
 /**
  * One editable ACH cell (spec §5): text and amounts save on blur or Enter when the value changed, the resolution
@@ -55,8 +59,10 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
     start.current ??= { value: stored, version };
   };
 
-  const commit = async (value: string) => {
+  const commit = async (value: string, how: Leave) => {
     if (status.kind === 'saving') return;
+    // Enter, then a click on the stale-edit notice's Reload, must not send the refused value a second time.
+    if (how === 'blur' && status.kind === 'problem' && status.refused === value) return;
     const from = start.current ?? { value: stored, version };
     const decision = commitOf(column, from.value, value);
     if (decision.kind === 'unchanged') {
@@ -79,7 +85,8 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
       setDraft(decision.value ?? '');
       setStatus({ kind: 'saved' });
     } catch (failure) {
-      setStatus({ kind: 'problem', message: failure instanceof Error ? failure.message : String(failure) });
+      const message = failure instanceof Error ? failure.message : String(failure);
+      setStatus({ kind: 'problem', message, refused: value });
     } finally {
       saving.current = false;
     }
@@ -88,7 +95,7 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
       event.preventDefault();
-      void commit(event.currentTarget.value);
+      void commit(event.currentTarget.value, 'enter');
     } else if (event.key === 'Escape') {
       event.preventDefault();
       setDraft(start.current?.value ?? stored);
@@ -98,7 +105,9 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
   const common = {
     'aria-label': label,
     'aria-invalid': status.kind === 'problem',
-    disabled: status.kind === 'saving',
+    // Not `disabled`: a disabled input loses focus without a blur, and the cell would then count as still
+    // being worked and ignore the newer rows it is given.
+    'aria-busy': status.kind === 'saving',
     onFocus: () => {
       focused.current = true;
       begin();
@@ -112,10 +121,11 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
         className={`${classes.input} ${classes.select}`}
         value={draft}
         onChange={(event) => {
+          if (status.kind === 'saving') return;
           begin();
           const value = event.currentTarget.value;
           setDraft(value);
-          void commit(value);
+          void commit(value, 'choice');
         }}
         onBlur={() => {
           focused.current = false;
@@ -141,6 +151,7 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
         maxLength={kind === 'text' ? 1000 : 20}
         title={kind === 'text' && draft.length > 24 ? draft : undefined}
         value={draft}
+        readOnly={status.kind === 'saving'}
         onChange={(event) => {
           begin();
           setDraft(event.currentTarget.value);
@@ -149,7 +160,7 @@ export function AchEditCell({ row, column, label, onSave }: AchEditCellProps) {
         onKeyDown={onKeyDown}
         onBlur={(event) => {
           focused.current = false;
-          void commit(event.currentTarget.value);
+          void commit(event.currentTarget.value, 'blur');
         }}
       />
     );

@@ -244,7 +244,7 @@ export default function AchScreen() {
         {...ach.table}
         label="ACH returns"
         noun="returns"
-        searchPlaceholder="Search MID, DBA, legal name or ISO"
+        searchPlaceholder="Search MID, DBA or legal name"
         empty={{
           filtered: 'No returns match these filters',
           unfiltered: 'No ACH returns recorded',
