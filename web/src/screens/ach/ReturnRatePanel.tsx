@@ -105,7 +105,7 @@ export function ReturnRatePanel({ onShow }: ReturnRatePanelProps) {
         </Group>
       </Group>
       <Collapse expanded={open}>
-        <ScrollArea.Autosize mah={232} mt="sm" type="auto">
+        <ScrollArea.Autosize mah={190} mt="sm" type="auto">
           {rates.error && (
             <Text fz="sm" c="red" role="alert">
               {errorMessage(rates.error, 'The return rates could not be loaded.')}
