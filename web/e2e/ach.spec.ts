@@ -97,6 +97,11 @@ test.describe('ACH Returns as an editor (finance, with ACH editing)', () => {
     await settled(page);
     const all = await tableTotal(page);
     expect(all).toBeGreaterThan(100);
+    // The spec's page sizes, 25 first.
+    await expect(page.getByTestId('table-count')).toContainText('1–25 of');
+    await page.getByLabel('Rows per page').click();
+    await expect(page.getByRole('option')).toHaveText(['25', '50', '100', '200', '500']);
+    await page.keyboard.press('Escape');
 
     for (const klass of ['NOC', 'unresolved', 'reject closed'] as const) {
       await page.getByRole('button', { name: 'Filter Class', exact: true }).click();
@@ -287,6 +292,27 @@ test.describe('ACH Returns as an editor (finance, with ACH editing)', () => {
     await expect(page.getByLabel(`Saved Comment of ${name}`)).toBeVisible();
     expect((await current(page, row)).comment).toBe('Mine, after reading theirs');
     await other.context.close();
+  });
+
+  test('a historic (spreadsheet) row is edited as such', async ({ page }) => {
+    const { rows } = await achRows(page, [{ id: 'historic', kind: 'select', values: ['1'] }]);
+    const row = rows.find((r) => r.comment === null);
+    if (!row) throw new Error('no historic row without a comment');
+    const name = `${rowName(row)} (historic)`;
+    await page.goto(rowUrl(row));
+    await settled(page);
+    const comment = page.getByRole('textbox', { name: `Comment of ${name}` });
+    await comment.fill('From the old spreadsheet, checked');
+    await comment.press('Enter');
+    await expect(page.getByLabel(`Saved Comment of ${name}`)).toBeVisible();
+    expect((await current(page, row)).comment).toBe('From the old spreadsheet, checked');
+    await page.reload();
+    await expect(comment).toHaveValue('From the old spreadsheet, checked');
+    await page.getByRole('button', { name: `History ${name}` }).click();
+    const changes = page
+      .getByRole('dialog', { name: `History of ${name}` })
+      .getByRole('table', { name: 'Changes' });
+    await expect(changes.locator('tbody tr')).toHaveCount(1);
   });
 
   test('a failed save shows the spec’s message', async ({ page }) => {
