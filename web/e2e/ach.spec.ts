@@ -100,7 +100,13 @@ test.describe('ACH Returns as an editor (finance, with ACH editing)', () => {
     // The spec's page sizes, 25 first.
     await expect(page.getByTestId('table-count')).toContainText('1–25 of');
     await page.getByLabel('Rows per page').click();
-    await expect(page.getByRole('option')).toHaveText(['25', '50', '100', '200', '500']);
+    await expect(page.locator('.mantine-Select-dropdown:visible').getByRole('option')).toHaveText([
+      '25',
+      '50',
+      '100',
+      '200',
+      '500',
+    ]);
     await page.keyboard.press('Escape');
 
     for (const klass of ['NOC', 'unresolved', 'reject closed'] as const) {
@@ -482,6 +488,9 @@ test.describe('Saved ACH reports', () => {
     await page.getByRole('button', { name: /^Columns/ }).click();
     await page.getByRole('checkbox', { name: 'Worked by', exact: true }).check();
     await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/cols=[^&]*workedBy/);
+    await settled(page);
+    expect(await tableHeaders(page, TABLE)).toContain('Worked by');
     const total = await tableTotal(page);
     const name = `Open NSF ${Date.now()}`;
     const saving = page.waitForResponse((r) => r.url().endsWith(achPaths.saveReport));
@@ -499,9 +508,11 @@ test.describe('Saved ACH reports', () => {
     await page.getByRole('button', { name: 'Load' }).click();
     await expect(page).toHaveURL(/f\.classification=unresolved/);
     await expect(page).toHaveURL(/f\.AddendaRelated=R01/);
-    await settled(page);
-    await expect(async () => expect(await tableTotal(page)).toBe(total)).toPass();
-    expect(await tableHeaders(page, TABLE)).toContain('Worked by');
+    await expect(page).toHaveURL(/cols=[^&]*workedBy/);
+    await expect(async () => {
+      expect(await tableTotal(page)).toBe(total);
+      expect(await tableHeaders(page, TABLE)).toContain('Worked by');
+    }).toPass();
 
     // ACH reports are their own list: not among the user's other tables' reports, nor another user's.
     const listed = await page.request.post(achPaths.getAllReports, {
