@@ -489,8 +489,8 @@ test.describe('Saved ACH reports', () => {
     await page.getByRole('checkbox', { name: 'Worked by', exact: true }).check();
     await page.keyboard.press('Escape');
     await expect(page).toHaveURL(/cols=[^&]*workedBy/);
+    await expect.poll(() => tableHeaders(page, TABLE)).toContain('Worked by');
     await settled(page);
-    expect(await tableHeaders(page, TABLE)).toContain('Worked by');
     const total = await tableTotal(page);
     const name = `Open NSF ${Date.now()}`;
     const saving = page.waitForResponse((r) => r.url().endsWith(achPaths.saveReport));
