@@ -105,7 +105,7 @@ export function ReturnRatePanel({ onShow }: ReturnRatePanelProps) {
         </Group>
       </Group>
       <Collapse expanded={open}>
-        <ScrollArea.Autosize mah={190} mt="sm" type="auto">
+        <ScrollArea.Autosize mah={204} mt="sm" type="auto">
           {rates.error && (
             <Text fz="sm" c="red" role="alert">
               {errorMessage(rates.error, 'The return rates could not be loaded.')}
@@ -125,6 +125,14 @@ export function ReturnRatePanel({ onShow }: ReturnRatePanelProps) {
             <RatesTable data={data} onShow={(row) => onShow(level, row, { from: data.from, to: data.to })} />
           )}
         </ScrollArea.Autosize>
+        {data && data.rows.length > 0 && (
+          <Text fz="xs" c="dimmed" mt={4}>
+            {data.rows.length < data.total
+              ? `Listing ${formatCount(data.rows.length)} of ${formatCount(data.total)} ${noun}`
+              : `All ${formatCount(data.total)} ${noun}`}
+            : those over a threshold first, the most severe at the top.
+          </Text>
+        )}
       </Collapse>
     </Paper>
   );
