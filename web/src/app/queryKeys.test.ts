@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  achKeys,
   adminKeys,
   financialKeys,
   jobKeys,
@@ -68,6 +69,17 @@ const areas = {
       processingKeys.activation('2026-11-22'),
       processingKeys.budgets(2026),
       processingKeys.subscriptions(),
+    ],
+  ],
+  ach: [
+    achKeys,
+    [
+      achKeys.pages(),
+      achKeys.page(body),
+      achKeys.preview(body),
+      achKeys.history('0-17'),
+      achKeys.returnRates('merchant'),
+      achKeys.savedNames(),
     ],
   ],
 } as const;

@@ -82,3 +82,14 @@ export const processingKeys = {
   budgets: (year: number) => [...processingKeys.all, 'budgets', { year }] as const,
   subscriptions: () => [...processingKeys.all, 'subscriptions'] as const,
 };
+
+/** ACH returns: the table's pages (patched in place after an edit), a row's history, the return-rate panel. */
+export const achKeys = {
+  all: ['ach'] as const,
+  pages: () => [...achKeys.all, 'page'] as const,
+  page: (body: object) => [...achKeys.pages(), body] as const,
+  preview: (body: object) => [...achKeys.all, 'preview', body] as const,
+  history: (rowId: string) => [...achKeys.all, 'history', rowId] as const,
+  returnRates: (level: string) => [...achKeys.all, 'returnRates', level] as const,
+  savedNames: () => [...achKeys.all, 'saved'] as const,
+};

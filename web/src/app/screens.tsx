@@ -12,6 +12,7 @@ import {
   IconListDetails,
   IconMail,
   type IconProps,
+  IconReceiptRefund,
   IconReportAnalytics,
   IconReportMoney,
   IconTrophy,
@@ -89,6 +90,14 @@ export const SCREENS: readonly Screen[] = [
     access: 'protected',
     menu: { label: 'Residual Self Serve', icon: IconReportMoney, order: 70 },
     component: lazy(() => import('../screens/residualSelfServe/ResidualSelfServeScreen')),
+  },
+  {
+    // Everyone signed in reads ACH returns (partner staff their ISO's only); editing needs ach_edit, which the
+    // screen and /api/updateACH check.
+    path: '/ach',
+    access: 'protected',
+    menu: { label: 'ACH Returns', icon: IconReceiptRefund, order: 72 },
+    component: lazy(() => import('../screens/ach/AchScreen')),
   },
   {
     path: '/partner',

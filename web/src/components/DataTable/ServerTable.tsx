@@ -1,6 +1,6 @@
 import { Button, Group, Pill, Text } from '@mantine/core';
 import type { ColumnDef, TableDef, TablePage } from '@paydesk/domain';
-import type { ReactNode } from 'react';
+import type { Key, ReactNode } from 'react';
 import { type CellType, formatCell, formatCount, isNegativeAmount, isNumericType } from '../format';
 import { ColumnsMenu } from './ColumnsMenu';
 import { type Column, DataTable, type RowAction, type SummaryRow } from './DataTable';
@@ -38,6 +38,11 @@ interface ServerTableProps {
   expandedRow?: (row: Row) => ReactNode;
   /** Buttons in the footer, before the count and paging (the Partners table's Export). */
   footerActions?: ReactNode;
+  /**
+   * A row's identity, for tables whose cells keep state of their own (inline inputs): without it rows are
+   * keyed by position, and a re-sorted page would hand one row's typing to another.
+   */
+  rowKey?: (row: Row) => Key;
 }
 
 /** A value of a column as shown: by type, a code by its label, amounts below zero in red. */
@@ -105,6 +110,7 @@ export function ServerTable({
   rowLabel,
   expandedRow,
   footerActions,
+  rowKey,
 }: ServerTableProps) {
   const { state } = controls;
   const narrowed = state.filters.length > 0 || state.search !== '';
@@ -147,7 +153,7 @@ export function ServerTable({
         label={label}
         columns={columns}
         rows={data?.rows}
-        rowKey={(_, index) => `${state.page}-${index}`}
+        rowKey={rowKey ?? ((_, index) => `${state.page}-${index}`)}
         loading={loading}
         error={error}
         interactiveHeader

@@ -22,7 +22,7 @@ import { ExportModal } from '../ExportModal';
 import { ImportModal } from '../ImportModal';
 import { MonthSelect, useMonthParam } from '../MonthSelect';
 import { PageHeader } from '../PageHeader';
-import { SavedReports } from '../SavedReports';
+import { SavedReports, tableReportCalls } from '../SavedReports';
 
 export interface MonthReportSource {
   table: ReportTable;
@@ -82,7 +82,7 @@ export function MonthReport(props: MonthReportProps) {
         }
       />
       <SavedReports
-        table={props.table}
+        calls={tableReportCalls(props.table)}
         current={() => ({ saved: toSavedFilters(state), columns: state.columns })}
         onLoad={controls.applySaved}
       />

@@ -1,13 +1,14 @@
 import { Button, Group, Modal, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ReportTable, type SavedFilters, TOAST_MS } from '@paydesk/domain';
+import { type SavedFilters, TOAST_MS } from '@paydesk/domain';
 import { IconDeviceFloppy, IconFolderOpen, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../app/api';
-import { parseSavedReport, useSavedReports } from './useSavedReports';
+import { parseSavedReport, type SavedReportCalls, useSavedReports } from './useSavedReports';
 
 interface SavedReportsProps {
-  table: ReportTable;
+  /** The table's saved-report calls (`tableReportCalls('selfserve')`, or ACH's own). */
+  calls: SavedReportCalls;
   /** The view on screen, as a report would store it. */
   current: () => { saved: SavedFilters; columns: string[] };
   onLoad: (saved: SavedFilters, columns: string[]) => void;
@@ -23,8 +24,8 @@ function toast(ok: boolean, message?: string) {
 }
 
 /** Spec §4: save the view under a name, load it back, delete it. Reports belong to the signed-in user. */
-export function SavedReports({ table, current, onLoad }: SavedReportsProps) {
-  const { names, load, save, remove } = useSavedReports(table);
+export function SavedReports({ calls, current, onLoad }: SavedReportsProps) {
+  const { names, load, save, remove } = useSavedReports(calls);
   const [selected, setSelected] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [confirming, setConfirming] = useState(false);

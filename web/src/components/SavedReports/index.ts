@@ -1,2 +1,2 @@
 export { SavedReports } from './SavedReports';
-export { parseSavedReport } from './useSavedReports';
+export { parseSavedReport, type SavedReportCalls, tableReportCalls } from './useSavedReports';

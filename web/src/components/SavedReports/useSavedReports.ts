@@ -2,12 +2,13 @@ import {
   type ReportTable,
   type SavedFilters,
   type SavedReport,
+  type SavedReportName,
   type SaveReportBody,
   savedColumns,
   savedFilters,
   savedReportEndpoints,
 } from '@paydesk/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../app/api';
 import { reportKeys } from '../../app/queryKeys';
 import { useSessionUser } from '../../app/session';
@@ -24,34 +25,55 @@ export function parseSavedReport(report: SavedReport): { saved: SavedFilters; co
   }
 }
 
+type SaveBody = Omit<SaveReportBody, 'table'>;
+interface ReportChange {
+  success: boolean;
+  reportName: string;
+}
+
+/**
+ * The four calls of a table's saved reports and where their names sit in the query cache. Self Serve and
+ * Residual share the spec's calls (told apart by `table`); ACH has calls of its own.
+ */
+export interface SavedReportCalls {
+  namesKey: QueryKey;
+  names: (email: string) => Promise<SavedReportName[]>;
+  load: (email: string, name: string) => Promise<SavedReport>;
+  save: (body: SaveBody) => Promise<ReportChange>;
+  remove: (email: string, name: string) => Promise<ReportChange>;
+}
+
+/** The shared calls (/api/getallreports…) for one report table. */
+export function tableReportCalls(table: ReportTable): SavedReportCalls {
+  return {
+    namesKey: reportKeys.savedNames(table),
+    names: (email) => call(savedReportEndpoints.getAllReports, { email, table }),
+    load: (email, name) => call(savedReportEndpoints.getReport, { email, name, table }),
+    save: (body) => call(savedReportEndpoints.saveReport, { ...body, table }),
+    remove: (email, name) => call(savedReportEndpoints.deleteReport, { email, name, table }),
+  };
+}
+
 /** The signed-in user's saved reports of one table (the server only ever answers with the user's own). */
-export function useSavedReports(table: ReportTable) {
+export function useSavedReports(calls: SavedReportCalls) {
   const { email } = useSessionUser();
   const queryClient = useQueryClient();
-  const names = useQuery({
-    queryKey: reportKeys.savedNames(table),
-    queryFn: () => call(savedReportEndpoints.getAllReports, { email, table }),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: reportKeys.savedNames(table) });
+  const names = useQuery({ queryKey: calls.namesKey, queryFn: () => calls.names(email) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: calls.namesKey });
 
-  const load = useMutation({
-    mutationFn: (name: string) => call(savedReportEndpoints.getReport, { email, name, table }),
-  });
+  const load = useMutation({ mutationFn: (name: string) => calls.load(email, name) });
   const save = useMutation({
-    mutationFn: ({ name, saved, columns }: { name: string; saved: SavedFilters; columns: string[] }) => {
-      const body: SaveReportBody = {
+    mutationFn: ({ name, saved, columns }: { name: string; saved: SavedFilters; columns: string[] }) =>
+      calls.save({
         email,
         saveTextboxVal: name,
         filtr: JSON.stringify(saved),
         visCol: JSON.stringify(columns),
-        table,
-      };
-      return call(savedReportEndpoints.saveReport, body);
-    },
+      }),
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: (name: string) => call(savedReportEndpoints.deleteReport, { email, name, table }),
+    mutationFn: (name: string) => calls.remove(email, name),
     onSettled: refresh,
   });
   return { names, load, save, remove };
