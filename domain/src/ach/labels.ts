@@ -1,6 +1,7 @@
 /**
  * How ACH return codes and company entry descriptions are shown (spec document 2 §9). The rows keep the codes
- * as the bank file carries them; the screen, the export and the filters show these labels.
+ * as the bank file carries them; the screen and the filters show these labels. The XLSX export writes the codes
+ * themselves, as the bank file and the NACHA tables name them, so a workbook can be matched against the file.
  */
 
 /**
