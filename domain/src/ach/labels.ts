@@ -1,3 +1,5 @@
+import { MONTH_NAMES } from '../months';
+
 /**
  * How ACH return codes and company entry descriptions are shown (spec document 2 §9). The rows keep the codes
  * as the bank file carries them; the screen and the filters show these labels. The XLSX export writes the codes
@@ -68,21 +70,6 @@ export const ENTRY_DESCRIPTIONS = Object.keys(ENTRY_DESCRIPTION_LABELS) as Entry
 export const MONTHLY_FEES_DESCRIPTION = 'FEES' satisfies EntryDescription;
 /** Fees are debited early in the month after the one they are for: the month is the entry date's less 15 days. */
 export const FEES_MONTH_OFFSET_DAYS = 15;
-
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
 
 /** The month the fees debited on `entryDate` (YYYY-MM-DD) are for: 'October' for 2026-11-03. */
 export function feesMonth(entryDate: string): string {

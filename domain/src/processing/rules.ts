@@ -1,4 +1,5 @@
 import { isBusinessDay } from '../businessDays';
+import { MONTH_NAMES } from '../months';
 
 /**
  * The processing dashboard's rules (spec document 2 §2.3, §2.8, §9): volume labels, the trending (projected)
@@ -169,21 +170,6 @@ export interface ReportQuarter {
   /** What the button reads: "2026 Q4 (to October)" or "2026 Q3". */
   label: string;
 }
-
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 const monthOf = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}-01`;
 
