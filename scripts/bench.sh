@@ -5,9 +5,13 @@
 # reused by later runs; it is started for the run and stopped after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# BENCH_ONLY=ach,partners runs only those sections of run.ts; the contention bench runs when BENCH_ONLY is
+# unset or names "contention".
+contention() { [ -z "${BENCH_ONLY:-}" ] || [[ ",${BENCH_ONLY}," == *,contention,* ]]; }
 
 if [ -n "${DATABASE_URL:-}" ]; then
   npx tsx server/bench/run.ts "$@"
+  contention || exit 0
   npx tsx server/bench/contention.ts postgres
   exec npx tsx server/bench/contention.ts pglite
 fi
@@ -35,5 +39,6 @@ trap stop EXIT
 "${as_pg[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U app -d postgres -tAc "select 1 from pg_database where datname = 'paydesk_bench'" | grep -q 1 \
   || "${as_pg[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U app paydesk_bench
 DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/run.ts "$@"
+contention || exit 0
 DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/contention.ts postgres
 npx tsx server/bench/contention.ts pglite
