@@ -28,8 +28,10 @@ const connected = await connect({ databaseUrl: config.DATABASE_URL });
 const { db, close } = connected;
 await migrateToLatest(db);
 if (await isEmpty(db)) {
-  console.log('Seeding the large scale (once; later runs reuse it)…');
-  const report = await seedDemo(db, { password: PASSWORD, scale: 'large', log: (l) => console.log(l) });
+  // BENCH_SCALE=demo seeds the small scale: a quick check that a bench section runs, not a measurement.
+  const scale = process.env.BENCH_SCALE === 'demo' ? 'demo' : 'large';
+  console.log(`Seeding the ${scale} scale (once; later runs reuse it)…`);
+  const report = await seedDemo(db, { password: PASSWORD, scale, log: (l) => console.log(l) });
   console.log(`Seeded in ${report.seconds} s`);
 }
 // A bench database seeded before the ACH tables existed gets its ACH rows once (a few minutes at this scale).
