@@ -29,6 +29,7 @@ import * as partners from './2026_11_22_0010_partners';
 import * as applicationsPartnerApproved from './2026_11_22_0020_applications_partner_approved';
 import * as processing from './2026_11_22_0030_processing';
 import * as achReturns from './2026_11_22_0040_ach_returns';
+import * as answerVersions from './2026_11_23_0005_answer_versions';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0020_applications_partner_approved': applicationsPartnerApproved,
   '2026_11_22_0030_processing': processing,
   '2026_11_22_0040_ach_returns': achReturns,
+  '2026_11_23_0005_answer_versions': answerVersions,
 };
