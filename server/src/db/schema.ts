@@ -155,6 +155,10 @@ export interface AchRateWindowTable {
   returns: number;
   unauthorized: number;
   administrative: number;
+  /** Generated (migration 2026_11_23_0006): the panel's order. */
+  over: Generated<boolean>;
+  severity: Generated<number>;
+  overall: Generated<number>;
 }
 
 /** A change of a group's rev share (fractions); the import's changes have no user. */
