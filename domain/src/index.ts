@@ -10,6 +10,7 @@ export * from './businessDays';
 export * from './calculator';
 export * from './contracts/account';
 export * from './contracts/ach';
+export * from './contracts/bonus';
 export * from './contracts/admin';
 export * from './contracts/common';
 export * from './contracts/financial';
