@@ -6,7 +6,7 @@ import type {
   SpecPeriod,
 } from '../contracts/bonus';
 import { type Money, money, sum, toDecimalString } from '../money';
-import { addDays, type BonusWindow, daysBetween } from './windows';
+import { addDays, type BonusWindow, daysFrom } from './windows';
 
 /**
  * The bonus engine: who earns what in a window, extra bonuses, clawbacks and matches. Pure: the server loads the
@@ -380,10 +380,10 @@ export function computeClawbacks(input: {
       closed &&
       rule.closureDays > 0 &&
       m.closedOn &&
-      daysBetween(m.openedOn, m.closedOn) <= rule.closureDays
+      daysFrom(m.openedOn, m.closedOn) <= rule.closureDays
     ) {
       reason = 'closure';
-      reasonText = `Closed ${m.closedOn}, ${daysBetween(m.openedOn, m.closedOn)} days after opening (within ${rule.closureDays})`;
+      reasonText = `Closed ${m.closedOn}, ${daysFrom(m.openedOn, m.closedOn)} days after opening (within ${rule.closureDays})`;
     }
     if (!reason && volumeThresholdDate && rule.volumeThreshold > 0n && volumeThresholdDate < runDate) {
       const within = sum(upTo.filter((v) => v.day <= volumeThresholdDate).map((v) => v.volume));
@@ -392,7 +392,7 @@ export function computeClawbacks(input: {
         reasonText = `Volume ${dollars(within)} within ${rule.volumeDays} days, below ${dollars(rule.volumeThreshold)}`;
       }
     }
-    if (!reason && rule.nonProcessing && totalVolume === 0n && daysBetween(m.openedOn, runDate) >= 30) {
+    if (!reason && rule.nonProcessing && totalVolume === 0n && daysFrom(m.openedOn, runDate) >= 30) {
       reason = 'non_processing';
       reasonText = `No volume from opening ${m.openedOn} to ${runDate}`;
     }

@@ -30,7 +30,7 @@ export function addDays(day: string, n: number): string {
 }
 
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
+export function daysFrom(from: string, to: string): number {
   return Math.round((toTime(to) - toTime(from)) / DAY_MS);
 }
 
@@ -39,7 +39,7 @@ const dayOf = (y: number, m: number, d: number) => fromTime(Date.UTC(y, m - 1, d
 
 /** The Thursday-to-Wednesday window holding `day`; null before the first one. */
 export function weeklyWindow(day: string): BonusWindow | null {
-  const offset = daysBetween(WEEKLY_ANCHOR, day);
+  const offset = daysFrom(WEEKLY_ANCHOR, day);
   if (offset < 0) return null;
   const start = addDays(WEEKLY_ANCHOR, Math.floor(offset / 7) * 7);
   const end = addDays(start, 6);
