@@ -324,6 +324,50 @@ export interface BonusedMerchant {
   bonusDate: string;
   amount: Money;
   doNotPay: boolean;
+  /** The volume figures, when the caller summed them itself; otherwise they are summed from merchant.volumes. */
+  volumes?: ClawbackVolumes;
+}
+
+/** The volume figures the clawback rules read, for one merchant, rule and run date. */
+export interface ClawbackVolumes {
+  /** From opening to the run date. */
+  totalVolume: Money;
+  /** The last day with volume, on or before the run date. */
+  lastDepositDate: string | null;
+  /** From opening to the volume threshold date (the rule's volume days); 0 when the rule has none. */
+  volumeWithinDays: Money;
+  /** In the last full calendar month before the run date. */
+  lastMonthVolume: Money;
+}
+
+const monthStartOf = (day: string) => `${day.slice(0, 7)}-01`;
+
+/** The day ranges the clawback rules read: the server sums them in SQL with the same bounds. */
+export function clawbackRanges(openedOn: string, rule: ClawbackRule, runDate: string) {
+  const lastMonthEnd = addDays(monthStartOf(runDate), -1);
+  return {
+    volumeThresholdDate: rule.volumeDays > 0 ? addDays(openedOn, rule.volumeDays - 1) : null,
+    lastMonthStart: monthStartOf(lastMonthEnd),
+    lastMonthEnd,
+  };
+}
+
+/** The figures of ClawbackVolumes summed from a merchant's daily volumes. */
+export function clawbackVolumes(
+  m: Pick<MerchantFacts, 'openedOn' | 'volumes'>,
+  rule: ClawbackRule,
+  runDate: string,
+): ClawbackVolumes {
+  const r = clawbackRanges(m.openedOn, rule, runDate);
+  const upTo = m.volumes.filter((v) => v.day >= m.openedOn && v.day <= runDate);
+  const between = (from: string, to: string) =>
+    sum(upTo.filter((v) => v.day >= from && v.day <= to).map((v) => v.volume));
+  return {
+    totalVolume: sum(upTo.map((v) => v.volume)),
+    lastDepositDate: upTo.filter((v) => v.volume > 0n).at(-1)?.day ?? null,
+    volumeWithinDays: r.volumeThresholdDate ? between(m.openedOn, r.volumeThresholdDate) : money(0),
+    lastMonthVolume: between(r.lastMonthStart, r.lastMonthEnd),
+  };
 }
 
 export interface ComputedClawback {
@@ -342,7 +386,10 @@ export interface ComputedClawback {
   explanation: string;
 }
 
-const monthStartOf = (day: string) => `${day.slice(0, 7)}-01`;
+/** The earliest bonus date a run on `runDate` still looks at (bonuses on or before it are settled). */
+export function clawbackLookbackStart(runDate: string): string {
+  return `${Number(runDate.slice(0, 4)) - CLAWBACK_LOOKBACK_MONTHS / 12}${runDate.slice(4)}`;
+}
 
 /**
  * The clawbacks of the run on `runDate`. Each bonused merchant is looked at once per run, with its rule (named,
@@ -362,17 +409,15 @@ export function computeClawbacks(input: {
   alreadyClawedBack: ReadonlySet<string>;
 }): ComputedClawback[] {
   const { runDate } = input;
-  const lookbackFrom = `${Number(runDate.slice(0, 4)) - CLAWBACK_LOOKBACK_MONTHS / 12}${runDate.slice(4)}`;
+  const lookbackFrom = clawbackLookbackStart(runDate);
   const out: ComputedClawback[] = [];
   for (const b of input.bonused) {
     const m = b.merchant;
     if (input.alreadyClawedBack.has(m.mid) || b.bonusDate > runDate || b.bonusDate <= lookbackFrom) continue;
     const rule = chooseClawbackRule(m.groupId, input.rules);
     if (!rule) continue;
-    const upTo = m.volumes.filter((v) => v.day >= m.openedOn && v.day <= runDate);
-    const totalVolume = sum(upTo.map((v) => v.volume));
-    const lastDeposit = upTo.filter((v) => v.volume > 0n).at(-1)?.day ?? null;
-    const volumeThresholdDate = rule.volumeDays > 0 ? addDays(m.openedOn, rule.volumeDays - 1) : null;
+    const v = b.volumes ?? clawbackVolumes(m, rule, runDate);
+    const { volumeThresholdDate, lastMonthStart } = clawbackRanges(m.openedOn, rule, runDate);
     const closed = m.closedOn !== null && m.closedOn <= runDate;
     let reason: ClawbackReason | null = null;
     let reasonText = '';
@@ -385,29 +430,28 @@ export function computeClawbacks(input: {
       reason = 'closure';
       reasonText = `Closed ${m.closedOn}, ${daysFrom(m.openedOn, m.closedOn)} days after opening (within ${rule.closureDays})`;
     }
-    if (!reason && volumeThresholdDate && rule.volumeThreshold > 0n && volumeThresholdDate < runDate) {
-      const within = sum(upTo.filter((v) => v.day <= volumeThresholdDate).map((v) => v.volume));
-      if (within < rule.volumeThreshold) {
-        reason = 'volume';
-        reasonText = `Volume ${dollars(within)} within ${rule.volumeDays} days, below ${dollars(rule.volumeThreshold)}`;
-      }
+    if (
+      !reason &&
+      volumeThresholdDate &&
+      rule.volumeThreshold > 0n &&
+      volumeThresholdDate < runDate &&
+      v.volumeWithinDays < rule.volumeThreshold
+    ) {
+      reason = 'volume';
+      reasonText = `Volume ${dollars(v.volumeWithinDays)} within ${rule.volumeDays} days, below ${dollars(rule.volumeThreshold)}`;
     }
-    if (!reason && rule.nonProcessing && totalVolume === 0n && daysFrom(m.openedOn, runDate) >= 30) {
+    if (!reason && rule.nonProcessing && v.totalVolume === 0n && daysFrom(m.openedOn, runDate) >= 30) {
       reason = 'non_processing';
       reasonText = `No volume from opening ${m.openedOn} to ${runDate}`;
     }
-    if (!reason && rule.monthlyVolumeThreshold > 0n) {
-      const lastMonthStart = monthStartOf(addDays(monthStartOf(runDate), -1));
-      const lastMonthEnd = addDays(monthStartOf(runDate), -1);
-      if (m.openedOn < lastMonthStart) {
-        const monthVolume = sum(
-          m.volumes.filter((v) => v.day >= lastMonthStart && v.day <= lastMonthEnd).map((v) => v.volume),
-        );
-        if (monthVolume < rule.monthlyVolumeThreshold) {
-          reason = 'monthly_volume';
-          reasonText = `Volume ${dollars(monthVolume)} in ${lastMonthStart.slice(0, 7)}, below ${dollars(rule.monthlyVolumeThreshold)}`;
-        }
-      }
+    if (
+      !reason &&
+      rule.monthlyVolumeThreshold > 0n &&
+      m.openedOn < lastMonthStart &&
+      v.lastMonthVolume < rule.monthlyVolumeThreshold
+    ) {
+      reason = 'monthly_volume';
+      reasonText = `Volume ${dollars(v.lastMonthVolume)} in ${lastMonthStart.slice(0, 7)}, below ${dollars(rule.monthlyVolumeThreshold)}`;
     }
     if (!reason) continue;
     out.push({
@@ -417,8 +461,8 @@ export function computeClawbacks(input: {
       reasonText,
       flag: closed ? 'CBY' : 'CBN',
       amount: b.doNotPay ? money(0) : b.amount,
-      totalVolume,
-      lastDepositDate: lastDeposit,
+      totalVolume: v.totalVolume,
+      lastDepositDate: v.lastDepositDate,
       volumeThresholdDate,
       explanation: `${rule.iso === null ? `default clawback rule #${rule.id}` : `clawback rule #${rule.id} for ${rule.iso}`}; ${reasonText}; ${closed ? 'CBY: merchant closed' : 'CBN: merchant open, negotiable'}`,
     });

@@ -633,6 +633,7 @@ export interface BonusRowsTable {
   spec_id: number;
   activated_on: DateOnly | null;
   explanation: string;
+  address_key: string | null;
   do_not_pay: Generated<boolean>;
   note: string | null;
   worked_datetime: NullableTimestamp;

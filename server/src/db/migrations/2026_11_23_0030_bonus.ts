@@ -22,6 +22,7 @@ const SPEC_TABLES = [
  *   them.
  * - bonus_rows: the computed bonuses (W, M) and extra bonuses (ME) of each window, with why (`explanation`)
  *   and what staff did to them (do_not_pay, note, worked_*). A merchant earns one regular bonus in its life.
+ *   address_key (the engine's addressKey) finds matches: earlier bonused merchants at the same address.
  * - clawback_rows: the computed clawbacks of each run (the 20th), at most one per merchant, with do_not_clawback.
  * - bonus_runs: each run of a window (when, by whom, how many rows), for the idempotent rerun and the log.
  * Rows are scoped to the ISO by row-level security.
@@ -125,6 +126,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        spec_id integer not null,
        activated_on date,
        explanation text not null,
+       address_key text,
        do_not_pay boolean not null default false,
        note text check (length(note) <= 2000),
        worked_datetime timestamptz,
@@ -134,6 +136,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `create unique index bonus_rows_once on bonus_rows (mid) where period in ('W', 'M')`,
     'create index bonus_rows_window on bonus_rows (period, window_start)',
     'create index bonus_rows_partner on bonus_rows (partner_id)',
+    `create index bonus_rows_address on bonus_rows (address_key, bonus_date) where period in ('W', 'M')`,
     `create table clawback_rows (
        id serial primary key,
        run_date date not null,
