@@ -2,9 +2,9 @@ import {
   type BonusRow,
   bonusPaths,
   type ClawbackRow,
+  sum as moneySum,
   monthlyWindow,
   parseMoney,
-  sum as moneySum,
   toDecimalString,
 } from '@paydesk/domain';
 import { sql } from 'kysely';
@@ -328,7 +328,9 @@ describe('specifications', () => {
     };
     // Force first: the seed's specs may hold these groups already.
     expect(
-      (await editor.post(bonusPaths.addBonusIso, { ...base, group_id: ` ${g1} , ${g2}`, force: true })).json(),
+      (
+        await editor.post(bonusPaths.addBonusIso, { ...base, group_id: ` ${g1} , ${g2}`, force: true })
+      ).json(),
     ).toMatchObject({ success: true });
     const warn = (await editor.post(bonusPaths.addBonusIso, { ...base, period: 'W', group_id: g2 })).json();
     expect(warn).toMatchObject({ success: false, addable: true });
