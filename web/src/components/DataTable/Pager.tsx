@@ -12,6 +12,8 @@ interface PagerProps {
   onPageSize: (size: number) => void;
   /** Shown before the count, e.g. an Export button. */
   start?: ReactNode;
+  /** How a page size reads in the choice ("All" for the size larger than any list); its number otherwise. */
+  sizeLabel?: (size: number) => string;
 }
 
 const CONTROL_LABELS = {
@@ -21,7 +23,17 @@ const CONTROL_LABELS = {
   last: 'Last page',
 };
 
-export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSize, start }: PagerProps) {
+export function Pager({
+  page,
+  pageSize,
+  pageSizes,
+  total,
+  noun,
+  onPage,
+  onPageSize,
+  start,
+  sizeLabel = String,
+}: PagerProps) {
   const count = total ?? 0;
   const pages = Math.max(1, Math.ceil(count / pageSize));
   const first = count === 0 ? 0 : (page - 1) * pageSize + 1;
@@ -53,7 +65,7 @@ export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSi
             id="table-page-size"
             size="xs"
             w={84}
-            data={pageSizes.map(String)}
+            data={pageSizes.map((size) => ({ value: String(size), label: sizeLabel(size) }))}
             value={String(pageSize)}
             onChange={(value) => value && onPageSize(Number(value))}
             allowDeselect={false}
