@@ -1,0 +1,76 @@
+import { Tabs } from '@mantine/core';
+import { hasPermission } from '@paydesk/domain/access';
+import { useSearchParams } from 'react-router';
+import { useSessionUser } from '../../app/session';
+import { PageHeader } from '../../components/PageHeader';
+import { ActivationTab } from './ActivationTab';
+import { ActivityLogTab } from './ActivityLogTab';
+import { BonusesTab } from './BonusesTab';
+import { ClawbacksTab } from './ClawbacksTab';
+import { SpecificationsTab } from './SpecificationsTab';
+
+const TABS = [
+  { value: 'bonuses', label: 'Bonuses' },
+  { value: 'clawbacks', label: 'Clawbacks' },
+  { value: 'activation', label: 'Activation' },
+  { value: 'specifications', label: 'Specifications' },
+  { value: 'logs', label: 'Activity Logs' },
+] as const;
+type Tab = (typeof TABS)[number]['value'];
+
+const isTab = (value: string | null): value is Tab => TABS.some((tab) => tab.value === value);
+
+/**
+ * Bonus & Clawback (spec document 3 §2.3): the bonuses earned per window, their clawbacks, merchants still
+ * to reach activation, the specifications that decide all three, and the log of runs and changes. The tab is
+ * kept in the URL (?tab=clawbacks). Marking rows and editing specifications need the bonus editing
+ * capability, which the server checks too; partner staff see their ISO's rows only.
+ */
+export default function BonusScreen() {
+  const user = useSessionUser();
+  const canEdit = hasPermission(user, 'bonus_edit');
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = isTab(params.get('tab')) ? (params.get('tab') as Tab) : 'bonuses';
+  return (
+    <>
+      <PageHeader
+        title="Bonus & Clawback"
+        description={
+          user.iso
+            ? `${user.iso.name}: the bonuses your merchants earned, their clawbacks and activation.`
+            : canEdit
+              ? 'Bonuses earned by ISOs per window, clawbacks and activation, computed by the specifications. Every run and change is in the activity log.'
+              : 'Bonuses earned by ISOs per window, clawbacks and activation. Marking rows and editing specifications need the bonus editing permission.'
+        }
+      />
+      <Tabs
+        value={tab}
+        onChange={(value) => value && setParams(value === 'bonuses' ? {} : { tab: value })}
+        keepMounted={false}
+      >
+        <Tabs.List mb="md">
+          {TABS.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="bonuses">
+          <BonusesTab canEdit={canEdit} />
+        </Tabs.Panel>
+        <Tabs.Panel value="clawbacks">
+          <ClawbacksTab canEdit={canEdit} />
+        </Tabs.Panel>
+        <Tabs.Panel value="activation">
+          <ActivationTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="specifications">
+          <SpecificationsTab canEdit={canEdit} />
+        </Tabs.Panel>
+        <Tabs.Panel value="logs">
+          <ActivityLogTab />
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}

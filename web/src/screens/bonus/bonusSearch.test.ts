@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clawbackDates,
+  latestSelection,
+  monthsFor,
+  searchDate,
+  weeklyDays,
+  windowOf,
+  yearsFor,
+} from './bonusSearch';
+
+describe('the Bonuses tab selectors', () => {
+  it('offers years from each period’s anchor to today', () => {
+    expect(yearsFor('W', '2026-11-22')).toEqual([2026, 2025, 2024, 2023, 2022]);
+    expect(yearsFor('ME', '2026-11-22')).toEqual([2026, 2025, 2024, 2023]);
+    expect(yearsFor('M', '2026-12-21')[0]).toBe(2027);
+  });
+
+  it('offers the Thursdays of a month as weekly days, none before 2022-05-26 or after today', () => {
+    // May 2022: Thursdays 5, 12, 19, 26; the first window starts on the 26th.
+    expect(weeklyDays(2022, 5, '2026-11-22')).toEqual([26]);
+    // November 2026: Thursdays 5, 12, 19, 26; today is the 22nd.
+    expect(weeklyDays(2026, 11, '2026-11-22')).toEqual([5, 12, 19]);
+    expect(weeklyDays(2026, 11, '2026-11-19')).toEqual([5, 12, 19]);
+    expect(weeklyDays(2026, 11, '2026-11-18')).toEqual([5, 12]);
+  });
+
+  it('offers the months whose window date has come', () => {
+    expect(monthsFor('W', 2022, '2026-11-22')).toEqual([5, 6, 7, 8, 9, 10, 11, 12]);
+    // The first monthly window is 2022-06-21 to 2022-07-20, named by July.
+    expect(monthsFor('M', 2022, '2026-11-22')).toEqual([7, 8, 9, 10, 11, 12]);
+    // The window ending 2026-12-20 begins on 2026-11-21: offered from that day on.
+    expect(monthsFor('M', 2026, '2026-11-22').at(-1)).toBe(12);
+    expect(monthsFor('M', 2026, '2026-11-20').at(-1)).toBe(11);
+    expect(monthsFor('ME', 2023, '2026-11-22')).toEqual([6, 7, 8, 9, 10, 11, 12]);
+    expect(monthsFor('ME', 2026, '2026-11-22').at(-1)).toBe(11);
+  });
+
+  it('enables Search only when year, month and (weekly) day are chosen', () => {
+    expect(searchDate({ period: null, year: 2026, month: 11, day: 5 })).toBeNull();
+    expect(searchDate({ period: 'W', year: 2026, month: 11, day: null })).toBeNull();
+    expect(searchDate({ period: 'W', year: 2026, month: 11, day: 5 })).toBe('2026-11-05');
+    expect(searchDate({ period: 'M', year: 2026, month: null, day: null })).toBeNull();
+    expect(searchDate({ period: 'M', year: 2026, month: 3, day: null })).toBe('2026-03-20');
+    expect(searchDate({ period: 'ME', year: 2026, month: 3, day: 9 })).toBe('2026-03-01');
+  });
+
+  it('names the days each date covers', () => {
+    expect(windowOf('W', '2026-11-19')).toEqual({ start: '2026-11-19', end: '2026-11-25' });
+    expect(windowOf('M', '2026-01-20')).toEqual({ start: '2025-12-21', end: '2026-01-20' });
+    expect(windowOf('ME', '2024-02-01')).toEqual({ start: '2024-02-01', end: '2024-02-29' });
+    expect(windowOf('ME', '2025-12-01')).toEqual({ start: '2025-12-01', end: '2025-12-31' });
+  });
+
+  it('opens on the newest window up to today, reaching back a year when this one has none yet', () => {
+    expect(latestSelection('W', '2026-11-22')).toEqual({ period: 'W', year: 2026, month: 11, day: 19 });
+    expect(latestSelection('M', '2026-01-05')).toEqual({ period: 'M', year: 2026, month: 1, day: null });
+    expect(latestSelection('M', '2025-12-25')).toEqual({ period: 'M', year: 2026, month: 1, day: null });
+    expect(latestSelection('ME', '2026-01-05')).toEqual({ period: 'ME', year: 2026, month: 1, day: null });
+    expect(latestSelection('ME', '2026-11-22')).toEqual({ period: 'ME', year: 2026, month: 11, day: null });
+  });
+});
+
+describe('the clawback dates', () => {
+  it('step from 2022-07-20 to the 20th of each month up to today, newest first', () => {
+    const dates = clawbackDates('2026-11-22');
+    expect(dates[0]).toBe('2026-11-20');
+    expect(dates.at(-1)).toBe('2022-07-20');
+    expect(dates).toHaveLength(53);
+    expect(clawbackDates('2026-11-19')[0]).toBe('2026-10-20');
+    expect(clawbackDates('2022-07-19')).toEqual([]);
+  });
+});
