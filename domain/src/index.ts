@@ -6,6 +6,8 @@ export * from './ach/edits';
 export * from './ach/labels';
 export * from './ach/rates';
 export * from './audit';
+export * from './bonus/engine';
+export * from './bonus/windows';
 export * from './businessDays';
 export * from './calculator';
 export * from './contracts/account';
