@@ -9,6 +9,7 @@ import {
   type ExtraBonusRow,
   type ExtraBonusType,
   MONTH_NAMES,
+  windowOf,
 } from '@paydesk/domain';
 import { IconAlertTriangle, IconNote, IconNotes, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,7 +26,6 @@ import {
   monthsFor,
   searchDate,
   weeklyDays,
-  windowOf,
   yearsFor,
 } from './bonusSearch';
 import { ListTable } from './ListTable';
@@ -333,7 +333,9 @@ export const MERCHANT_SEARCH = {
 
 /** The days a searched window covers, above its rows. */
 function WindowCaption({ period, date }: { period: 'W' | 'M' | 'ME'; date: string }) {
-  const { start, end } = windowOf(period, date);
+  const window = windowOf(period, date);
+  if (!window) return null;
+  const { start, end } = window;
   const what = period === 'ME' ? 'Extra bonuses for deals opened' : 'Bonuses for merchants approved';
   return (
     <Text fz="sm" c="dimmed" mb="xs">

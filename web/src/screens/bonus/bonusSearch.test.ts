@@ -1,13 +1,6 @@
+import { windowOf } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
-import {
-  clawbackDates,
-  latestSelection,
-  monthsFor,
-  searchDate,
-  weeklyDays,
-  windowOf,
-  yearsFor,
-} from './bonusSearch';
+import { clawbackDates, latestSelection, monthsFor, searchDate, weeklyDays, yearsFor } from './bonusSearch';
 
 describe('the Bonuses tab selectors', () => {
   it('offers years from each period’s anchor to today', () => {
@@ -45,11 +38,14 @@ describe('the Bonuses tab selectors', () => {
     expect(searchDate({ period: 'ME', year: 2026, month: 3, day: 9 })).toBe('2026-03-01');
   });
 
-  it('names the days each date covers', () => {
-    expect(windowOf('W', '2026-11-19')).toEqual({ start: '2026-11-19', end: '2026-11-25' });
-    expect(windowOf('M', '2026-01-20')).toEqual({ start: '2025-12-21', end: '2026-01-20' });
-    expect(windowOf('ME', '2024-02-01')).toEqual({ start: '2024-02-01', end: '2024-02-29' });
-    expect(windowOf('ME', '2025-12-01')).toEqual({ start: '2025-12-01', end: '2025-12-31' });
+  it('sends a date the domain reads as the window chosen', () => {
+    const window = (period: 'W' | 'M' | 'ME', day: number | null) => {
+      const date = searchDate({ period, year: 2026, month: 1, day });
+      return date && windowOf(period, date);
+    };
+    expect(window('W', 8)).toMatchObject({ start: '2026-01-08', end: '2026-01-14' });
+    expect(window('M', null)).toMatchObject({ start: '2025-12-21', end: '2026-01-20' });
+    expect(window('ME', null)).toMatchObject({ start: '2026-01-01', end: '2026-01-31' });
   });
 
   it('opens on the newest window up to today, reaching back a year when this one has none yet', () => {

@@ -3,7 +3,7 @@
  * only, a day. The date sent is built from them, YYYY-MM-DD; Search waits until every selector the period
  * needs is chosen. Only windows from the period's anchor up to today are offered.
  */
-import type { BonusPeriod } from '@paydesk/domain';
+import { type BonusPeriod, windowOf } from '@paydesk/domain';
 
 /**
  * What each period's date stands for (docs/bonus.md): a weekly window runs Thursday to the following Wednesday,
@@ -54,8 +54,10 @@ export function monthsFor(period: BonusPeriod, year: number, today: string): num
 }
 
 /** A window is offered once it has begun: the weekly Thursday, the monthly 21st before, the extra month's 1st. */
-const within = (period: BonusPeriod, date: string, today: string) =>
-  date >= FIRST_DATES[period] && windowOf(period, date).start <= today;
+const within = (period: BonusPeriod, date: string, today: string) => {
+  const window = windowOf(period, date);
+  return window !== null && window.start <= today;
+};
 
 /** The Thursdays of a month that start a weekly window (from the anchor, up to today). */
 export function weeklyDays(year: number, month: number, today: string): number[] {
@@ -93,25 +95,6 @@ export function latestSelection(period: BonusPeriod, today: string): BonusSelect
     return { period, year, month, day };
   }
   return { period, year: null, month: null, day: null };
-}
-
-const shift = (date: string, days: number) => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
-
-/** The days a period's date covers, first and last. */
-export function windowOf(period: BonusPeriod, date: string): { start: string; end: string } {
-  const year = yearOf(date);
-  const month = Number(date.slice(5, 7));
-  if (period === 'W') return { start: date, end: shift(date, 6) };
-  if (period === 'M')
-    return { start: dateText(month === 1 ? year - 1 : year, month === 1 ? 12 : month - 1, 21), end: date };
-  return {
-    start: date,
-    end: shift(dateText(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1), -1),
-  };
 }
 
 /** Clawbacks run on the 20th of each month from 2022-07-20 (spec document 3 §4), newest first, up to today. */
