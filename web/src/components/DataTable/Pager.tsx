@@ -1,5 +1,5 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 
 interface PagerProps {
   page: number;
@@ -34,6 +34,8 @@ export function Pager({
   start,
   sizeLabel = String,
 }: PagerProps) {
+  // Unique per pager: a screen may show several tables, each with its own page size.
+  const sizeId = useId();
   const count = total ?? 0;
   const pages = Math.max(1, Math.ceil(count / pageSize));
   const first = count === 0 ? 0 : (page - 1) * pageSize + 1;
@@ -58,11 +60,11 @@ export function Pager({
       </Group>
       <Group gap="md">
         <Group gap={6}>
-          <Text fz="sm" c="dimmed" component="label" htmlFor="table-page-size">
+          <Text fz="sm" c="dimmed" component="label" htmlFor={sizeId}>
             Rows per page
           </Text>
           <Select
-            id="table-page-size"
+            id={sizeId}
             size="xs"
             w={84}
             data={pageSizes.map((size) => ({ value: String(size), label: sizeLabel(size) }))}
