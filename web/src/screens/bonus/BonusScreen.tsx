@@ -9,16 +9,15 @@ import { BonusesTab } from './BonusesTab';
 import { ClawbacksTab } from './ClawbacksTab';
 import { SpecificationsTab } from './SpecificationsTab';
 
+/** `staff`: internal staff only; the server refuses partner staff the specifications and the log. */
 const TABS = [
-  { value: 'bonuses', label: 'Bonuses' },
-  { value: 'clawbacks', label: 'Clawbacks' },
-  { value: 'activation', label: 'Activation' },
-  { value: 'specifications', label: 'Specifications' },
-  { value: 'logs', label: 'Activity Logs' },
+  { value: 'bonuses', label: 'Bonuses', staff: false },
+  { value: 'clawbacks', label: 'Clawbacks', staff: false },
+  { value: 'activation', label: 'Activation', staff: false },
+  { value: 'specifications', label: 'Specifications', staff: true },
+  { value: 'logs', label: 'Activity Logs', staff: true },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
-
-const isTab = (value: string | null): value is Tab => TABS.some((tab) => tab.value === value);
 
 /**
  * Bonus & Clawback (spec document 3 §2.3): the bonuses earned per window, their clawbacks, merchants still
@@ -30,7 +29,8 @@ export default function BonusScreen() {
   const user = useSessionUser();
   const canEdit = hasPermission(user, 'bonus_edit');
   const [params, setParams] = useSearchParams();
-  const tab: Tab = isTab(params.get('tab')) ? (params.get('tab') as Tab) : 'bonuses';
+  const tabs = TABS.filter((t) => !(t.staff && user.iso));
+  const tab: Tab = tabs.find((t) => t.value === params.get('tab'))?.value ?? 'bonuses';
   return (
     <>
       <PageHeader
@@ -49,7 +49,7 @@ export default function BonusScreen() {
         keepMounted={false}
       >
         <Tabs.List mb="md">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <Tabs.Tab key={t.value} value={t.value}>
               {t.label}
             </Tabs.Tab>
@@ -64,12 +64,16 @@ export default function BonusScreen() {
         <Tabs.Panel value="activation">
           <ActivationTab />
         </Tabs.Panel>
-        <Tabs.Panel value="specifications">
-          <SpecificationsTab canEdit={canEdit} />
-        </Tabs.Panel>
-        <Tabs.Panel value="logs">
-          <ActivityLogTab />
-        </Tabs.Panel>
+        {!user.iso && (
+          <>
+            <Tabs.Panel value="specifications">
+              <SpecificationsTab canEdit={canEdit} />
+            </Tabs.Panel>
+            <Tabs.Panel value="logs">
+              <ActivityLogTab />
+            </Tabs.Panel>
+          </>
+        )}
       </Tabs>
     </>
   );
