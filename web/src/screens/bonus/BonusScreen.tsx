@@ -1,5 +1,7 @@
-import { Tabs } from '@mantine/core';
+import { Button, Tabs } from '@mantine/core';
 import { hasPermission } from '@paydesk/domain/access';
+import { IconPlayerPlay } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useSessionUser } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
@@ -7,6 +9,7 @@ import { ActivationTab } from './ActivationTab';
 import { ActivityLogTab } from './ActivityLogTab';
 import { BonusesTab } from './BonusesTab';
 import { ClawbacksTab } from './ClawbacksTab';
+import { RunModal } from './RunModal';
 import { SpecificationsTab } from './SpecificationsTab';
 
 /** `staff`: internal staff only; the server refuses partner staff the specifications and the log. */
@@ -28,6 +31,8 @@ type Tab = (typeof TABS)[number]['value'];
 export default function BonusScreen() {
   const user = useSessionUser();
   const canEdit = hasPermission(user, 'bonus_edit');
+  const canRun = hasPermission(user, 'manage_jobs');
+  const [running, setRunning] = useState(false);
   const [params, setParams] = useSearchParams();
   const tabs = TABS.filter((t) => !(t.staff && user.iso));
   const tab: Tab = tabs.find((t) => t.value === params.get('tab'))?.value ?? 'bonuses';
@@ -42,7 +47,19 @@ export default function BonusScreen() {
               ? 'Bonuses earned by ISOs per window, clawbacks and activation, computed by the specifications. Every run and change is in the activity log.'
               : 'Bonuses earned by ISOs per window, clawbacks and activation. Marking rows and editing specifications need the bonus editing permission.'
         }
+        actions={
+          canRun && (
+            <Button
+              variant="default"
+              leftSection={<IconPlayerPlay size={16} />}
+              onClick={() => setRunning(true)}
+            >
+              Runs
+            </Button>
+          )
+        }
       />
+      {canRun && <RunModal opened={running} onClose={() => setRunning(false)} />}
       <Tabs
         value={tab}
         onChange={(value) => value && setParams(value === 'bonuses' ? {} : { tab: value })}
