@@ -343,13 +343,17 @@ export interface ClawbackVolumes {
 const monthStartOf = (day: string) => `${day.slice(0, 7)}-01`;
 
 /** The day ranges the clawback rules read: the server sums them in SQL with the same bounds. */
-export function clawbackRanges(openedOn: string, rule: ClawbackRule, runDate: string) {
-  const lastMonthEnd = addDays(monthStartOf(runDate), -1);
+export function clawbackRanges(openedOn: string, rule: Pick<ClawbackRule, 'volumeDays'>, runDate: string) {
   return {
     volumeThresholdDate: rule.volumeDays > 0 ? addDays(openedOn, rule.volumeDays - 1) : null,
-    lastMonthStart: monthStartOf(lastMonthEnd),
-    lastMonthEnd,
+    ...lastFullMonth(runDate),
   };
+}
+
+/** The last full calendar month before a run date: what the monthly volume threshold reads. */
+export function lastFullMonth(runDate: string) {
+  const lastMonthEnd = addDays(monthStartOf(runDate), -1);
+  return { lastMonthStart: monthStartOf(lastMonthEnd), lastMonthEnd };
 }
 
 /** The figures of ClawbackVolumes summed from a merchant's daily volumes. */
