@@ -23,7 +23,6 @@ import {
   EXTRA_BONUS_TYPES,
   type ExclusiveEquipment,
   type ExtraBonusSpec,
-  normalizeGroupIds,
   SPEC_PERIODS,
   type SpecPeriod,
 } from '@paydesk/domain';
@@ -35,13 +34,12 @@ import { call, errorMessage } from '../../app/api';
 import { bonusKeys } from '../../app/queryKeys';
 import type { Column, RowAction } from '../../components/DataTable';
 import { formatCount } from '../../components/format';
-import type { FormSchema } from '../../components/forms/zodForm';
 import { moneyCell } from './BonusesTab';
 import { localToday } from './bonusSearch';
 import { ConfirmModal } from './ConfirmModal';
 import { ListTable } from './ListTable';
 import { SpecForm, type SpecFormConfig, type SpecValues } from './SpecForm';
-import { amountText } from './specValues';
+import { amountText, needingGroups } from './specValues';
 
 const SUB_TABS = [
   { value: 'bonus', label: 'Bonus' },
@@ -133,28 +131,6 @@ function useSpecEditing() {
         />
       </>
     ),
-  };
-}
-
-/**
- * A domain schema with the spec's extra rule (§5): a spec for a named ISO, or an edit of one, needs at least one
- * group ID; only the default spec (no ISO) has none.
- */
-function needingGroups<Body>(
-  schema: FormSchema<Body>,
-  needed: (body: { iso_name?: string | null; edit?: unknown }) => boolean = (b) =>
-    (b.iso_name ?? '') !== '' || (typeof b.edit === 'string' && b.edit !== ''),
-): FormSchema<Body> {
-  return {
-    safeParse(values: unknown) {
-      const parsed = schema.safeParse(values);
-      const v = values as { iso_name?: string | null; group_id?: string; edit?: unknown };
-      if (needed(v) && normalizeGroupIds(v.group_id ?? '').length === 0) {
-        const issue = { path: ['group_id'], message: 'Enter at least one group ID' };
-        return { success: false, error: { issues: [issue, ...(parsed.success ? [] : parsed.error.issues)] } };
-      }
-      return parsed;
-    },
   };
 }
 
