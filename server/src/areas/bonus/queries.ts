@@ -150,8 +150,8 @@ export async function activationRows(db: Db, today: string): Promise<BonusActiva
     ids.length === 0
       ? { rows: [] }
       : await sql<{ merchant_id: number; day: string; volume: string }>`
-          select merchant_id, day::text as day, volume::text as volume from merchant_daily
-          where merchant_id = any(${ids}::int[]) and day between ${from}::date and ${today}::date and volume <> 0
+          select merchant_id, day::text as day, volume::text as volume
+          from bonus_daily_volume(${ids}::int[], ${from}::date, ${today}::date)
           order by merchant_id, day`.execute(db);
   const volumes = new Map<number, { day: string; volume: Money }[]>();
   for (const d of daily) {

@@ -144,8 +144,8 @@ async function dailyVolumes(db: Db, ids: number[], from: string, to: string) {
   const byMerchant = new Map<number, { day: string; volume: Money }[]>();
   if (ids.length === 0) return byMerchant;
   const { rows } = await sql<{ merchant_id: number; day: string; volume: string }>`
-    select merchant_id, day, volume::text as volume from merchant_daily
-    where merchant_id = any(${ids}::int[]) and day between ${from}::date and ${to}::date and volume <> 0
+    select merchant_id, day::text as day, volume::text as volume
+    from bonus_daily_volume(${ids}::int[], ${from}::date, ${to}::date)
     order by merchant_id, day`.execute(db);
   for (const r of rows) {
     const list = byMerchant.get(r.merchant_id) ?? [];
@@ -276,6 +276,7 @@ export async function computeClawbackRun(
     };
   });
   const month = lastFullMonth(runDate);
+  const minOpened = ranges.reduce((min, r) => (r.opened < min ? r.opened : min), runDate);
   const volumes = new Map<number, ClawbackVolumes>();
   if (rows.length > 0) {
     const { rows: sums } = await sql<{
@@ -293,7 +294,8 @@ export async function computeClawbackRun(
       from unnest(${ranges.map((r) => r.id)}::int[], ${ranges.map((r) => r.opened)}::date[],
                   ${ranges.map((r) => r.within)}::date[], ${ranges.map((r) => r.hasWithin)}::boolean[])
            as c(id, opened, within, has_within)
-      left join merchant_daily d on d.merchant_id = c.id and d.day between c.opened and ${runDate}::date
+      left join bonus_daily_volume(${ranges.map((r) => r.id)}::int[], ${minOpened}::date, ${runDate}::date) d
+        on d.merchant_id = c.id and d.day between c.opened and ${runDate}::date
       group by c.id`.execute(db);
     for (const s of sums)
       volumes.set(s.id, {

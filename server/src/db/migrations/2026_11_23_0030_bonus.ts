@@ -161,6 +161,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'create index clawback_rows_run on clawback_rows (run_date)',
     'create index clawback_rows_partner on clawback_rows (partner_id)',
     'create index merchants_equipment_model on merchants (equipment_model)',
+    // Daily volume is kept for recent months only; before that a month's volume is spread evenly over its days
+    // (rounded to the cent), so runs of older windows read the same activity the dashboards show.
+    `create function bonus_daily_volume(ids integer[], from_day date, to_day date)
+     returns table (merchant_id integer, day date, volume numeric)
+     language sql stable as $$
+       select d.merchant_id, d.day, d.volume from merchant_daily d
+       where d.merchant_id = any(ids) and d.day between from_day and to_day and d.volume <> 0
+       union all
+       select mm.merchant_id, g.day::date,
+         round(mm.volume / extract(day from (mm.month + interval '1 month' - interval '1 day'))::numeric, 2)
+       from merchant_monthly mm
+       cross join lateral generate_series(greatest(mm.month, from_day)::timestamp,
+         least((mm.month + interval '1 month' - interval '1 day')::date, to_day)::timestamp, interval '1 day') g(day)
+       where mm.merchant_id = any(ids) and mm.volume <> 0
+         and mm.month between date_trunc('month', from_day)::date and to_day
+         and not exists (select 1 from merchant_daily d2 where d2.merchant_id = mm.merchant_id
+           and d2.day >= mm.month and d2.day < mm.month + interval '1 month')
+     $$`,
   ]);
   await scopeToIso(db, 'bonus_rows');
   await scopeToIso(db, 'clawback_rows');

@@ -5,6 +5,7 @@ import { rebuildAll } from '../derived';
 import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
+import { generateBonus } from './bonus';
 import { demoPartners } from './partners';
 import { Random, WeightedTable } from './random';
 import {
@@ -323,6 +324,7 @@ export async function generateMerchantData(
     await rebuildAll(trx);
     log('  rollups and Self Serve rows');
     await generateAch(trx, { seed, today, log });
+    await generateBonus(trx, { today, log });
 
     // The marker of a demo database (see live.ts).
     await trx
