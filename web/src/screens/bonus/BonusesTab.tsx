@@ -43,12 +43,17 @@ const isPeriod = (value: string | null): value is BonusPeriod =>
 export const rowName = (row: Pick<BonusRow, 'mid' | 'dba_name'>) =>
   `MID ${row.mid}${row.dba_name ? ` · ${row.dba_name}` : ''}`;
 
-/** The search in force, from the URL (?period=W&date=2026-11-19), so a window can be linked to and reloaded. */
-function useSearched() {
+/**
+ * The search in force, from the URL (?period=W&date=2026-11-12), so a window can be linked to and reloaded;
+ * without one, the newest monthly window that has run.
+ */
+function useSearched(today: string) {
   const [params, setParams] = useSearchParams();
   const period = params.get('period');
   const date = params.get('date');
-  const searched = isPeriod(period) && date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? { period, date } : null;
+  const fromUrl = isPeriod(period) && date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? { period, date } : null;
+  const newest = searchDate(latestSelection('M', today));
+  const searched = fromUrl ?? (newest ? { period: 'M' as const, date: newest } : null);
   const search = (next: { period: BonusPeriod; date: string }) =>
     setParams((old) => {
       const out = new URLSearchParams(old);
@@ -72,9 +77,9 @@ function selectionOf(searched: { period: BonusPeriod; date: string }): BonusSele
  */
 export function BonusesTab({ canEdit }: { canEdit: boolean }) {
   const today = localToday();
-  const { searched, search } = useSearched();
+  const { searched, search } = useSearched(today);
   const [selection, setSelection] = useState<BonusSelection>(() =>
-    searched ? selectionOf(searched) : latestSelection('W', today),
+    searched ? selectionOf(searched) : { period: 'M', year: null, month: null, day: null },
   );
   const date = searchDate(selection);
 

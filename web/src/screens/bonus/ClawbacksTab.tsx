@@ -31,7 +31,7 @@ const REASON_LABELS: Record<string, string> = {
 };
 
 /**
- * Clawbacks (spec document 3 §2.3): the run of one month's 20th, chosen by year and month. Do Not Clawback is
+ * Clawbacks (spec document 3 §2.3): the run of one month's 20th, chosen by year and month (the newest first). Do Not Clawback is
  * a checkbox only on negotiable clawbacks (flag CBN: the merchant is still open); a closed merchant's (CBY)
  * is final.
  */
@@ -39,10 +39,10 @@ export function ClawbacksTab({ canEdit }: { canEdit: boolean }) {
   const dates = clawbackDates(localToday());
   const [params, setParams] = useSearchParams();
   const asked = params.get('date');
-  const searched = asked && dates.includes(asked) ? asked : null;
-  const initial = searched ?? dates[0] ?? null;
-  const [year, setYear] = useState<string | null>(initial?.slice(0, 4) ?? null);
-  const [month, setMonth] = useState<string | null>(initial?.slice(5, 7) ?? null);
+  // Without a date in the URL, the newest run.
+  const searched = asked && dates.includes(asked) ? asked : (dates[0] ?? null);
+  const [year, setYear] = useState<string | null>(searched?.slice(0, 4) ?? null);
+  const [month, setMonth] = useState<string | null>(searched?.slice(5, 7) ?? null);
   const years = [...new Set(dates.map((d) => d.slice(0, 4)))];
   const months = year
     ? dates

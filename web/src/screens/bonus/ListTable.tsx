@@ -22,6 +22,8 @@ interface ListTableProps<Row> {
   search?: { placeholder: string; fields: (row: Row) => unknown[] };
   /** Buttons at the right above the table (Add). */
   actions?: ReactNode;
+  /** A title at the left above the table, where the search box would be. */
+  heading?: ReactNode;
 }
 
 /**
@@ -41,6 +43,7 @@ export function ListTable<Row>({
   rowActions,
   search,
   actions,
+  heading,
 }: ListTableProps<Row>) {
   const [page, setPage] = useState(1);
   const [size, setSize] = useState<number>(BONUS_DEFAULT_PAGE_SIZE);
@@ -51,8 +54,8 @@ export function ListTable<Row>({
   const narrowed = text.trim() !== '';
   return (
     <>
-      {(search || actions) && (
-        <Group justify="space-between" mb="sm" gap="sm">
+      {(search || actions || heading) && (
+        <Group justify="space-between" align="flex-end" mb="sm" gap="sm" mih={36}>
           {search ? (
             <TextInput
               aria-label={`Search ${label}`}
@@ -66,7 +69,7 @@ export function ListTable<Row>({
               w={320}
             />
           ) : (
-            <span />
+            (heading ?? <span />)
           )}
           <Group gap="sm">{actions}</Group>
         </Group>

@@ -141,6 +141,9 @@ const ISO_FIELDS = [
   { name: 'group_id', label: 'Group IDs', kind: 'groups', description: 'Comma-separated' },
 ] as const;
 
+/** Stored group IDs ("410001,410002") as read: "410001, 410002". */
+const groupsCell = (key: string) => (key === '' ? '—' : key.split(',').join(', '));
+
 const yes = (value: boolean) =>
   value ? <IconCheck size={16} color="var(--mantine-color-teal-7)" aria-label="Yes" /> : null;
 const isoCell = (name: string | null) =>
@@ -342,7 +345,7 @@ function BonusSpecs({ canEdit, context }: SubProps) {
 
   const includeColumns: Column<BonusIsoSpec>[] = [
     { key: 'iso_name', header: 'ISO', render: (r) => isoCell(r.iso_name) },
-    { key: 'group_id', header: 'Group ID', render: (r) => r.group_id || '—' },
+    { key: 'group_id', header: 'Group ID', render: (r) => groupsCell(r.group_id) },
     { key: 'amount', header: 'Bonus', render: (r) => moneyCell(r.amount), align: 'right', nowrap: true },
     {
       key: 'on_activation',
@@ -368,7 +371,7 @@ function BonusSpecs({ canEdit, context }: SubProps) {
   ];
   const excludeColumns: Column<BonusExcludeSpec>[] = [
     { key: 'iso_name', header: 'ISO', render: (r) => r.iso_name ?? '—' },
-    { key: 'group_id', header: 'Group ID', render: (r) => r.group_id },
+    { key: 'group_id', header: 'Group ID', render: (r) => groupsCell(r.group_id) },
   ];
 
   return (
@@ -394,10 +397,12 @@ function BonusSpecs({ canEdit, context }: SubProps) {
         </Banner>
       )}
       <div>
-        <Title order={3} fz="md" mb="xs">
-          Include
-        </Title>
         <ListTable<BonusIsoSpec>
+          heading={
+            <Title order={3} fz="md">
+              Include
+            </Title>
+          }
           label="Included ISOs"
           noun="specifications"
           columns={includeColumns}
@@ -423,10 +428,12 @@ function BonusSpecs({ canEdit, context }: SubProps) {
         />
       </div>
       <div>
-        <Title order={3} fz="md" mb="xs">
-          Exclude
-        </Title>
         <ListTable<BonusExcludeSpec>
+          heading={
+            <Title order={3} fz="md">
+              Exclude
+            </Title>
+          }
           label="Excluded ISOs"
           noun="exclusions"
           columns={excludeColumns}
@@ -526,7 +533,7 @@ function ExtraSpecs({ canEdit, context }: SubProps) {
   });
   const columns: Column<ExtraBonusSpec>[] = [
     { key: 'iso_name', header: 'ISO', render: (r) => r.iso_name },
-    { key: 'group_id', header: 'Group ID', render: (r) => r.group_id },
+    { key: 'group_id', header: 'Group ID', render: (r) => groupsCell(r.group_id) },
     {
       key: 'extra_deals',
       header: 'Number of Deals',
@@ -634,7 +641,7 @@ function ClawbackSpecs({ canEdit, context }: SubProps) {
   };
   const columns: Column<ClawbackSpec>[] = [
     { key: 'iso_name', header: 'ISO', render: (r) => isoCell(r.iso_name) },
-    { key: 'group_id', header: 'Group ID', render: (r) => r.group_id || '—' },
+    { key: 'group_id', header: 'Group ID', render: (r) => groupsCell(r.group_id) },
     {
       key: 'closure_days',
       header: 'Days for Closure',
@@ -734,7 +741,7 @@ function ActivationSpecs({ canEdit, context }: SubProps) {
   });
   const columns: Column<ActivationSpec>[] = [
     { key: 'iso_name', header: 'ISO', render: (r) => isoCell(r.iso_name) },
-    { key: 'group_id', header: 'Group ID', render: (r) => r.group_id || '—' },
+    { key: 'group_id', header: 'Group ID', render: (r) => groupsCell(r.group_id) },
     {
       key: 'volume_days',
       header: 'Days for Volume',
@@ -839,7 +846,7 @@ function EquipmentSpecs({ canEdit, context }: SubProps) {
   ];
   const exclusiveColumns: Column<ExclusiveEquipment>[] = [
     { key: 'iso_name', header: 'ISO', render: (r) => r.iso_name },
-    { key: 'group_id', header: 'Group ID', render: (r) => r.group_id },
+    { key: 'group_id', header: 'Group ID', render: (r) => groupsCell(r.group_id) },
     ...(generalColumns as unknown as Column<ExclusiveEquipment>[]),
   ];
   return (
@@ -849,10 +856,12 @@ function EquipmentSpecs({ canEdit, context }: SubProps) {
         general one for the same model.
       </Banner>
       <div>
-        <Title order={3} fz="md" mb="xs">
-          Equipments
-        </Title>
         <ListTable<Equipment>
+          heading={
+            <Title order={3} fz="md">
+              Equipments
+            </Title>
+          }
           label="Equipments"
           noun="equipments"
           columns={generalColumns}
@@ -876,10 +885,12 @@ function EquipmentSpecs({ canEdit, context }: SubProps) {
         />
       </div>
       <div>
-        <Title order={3} fz="md" mb="xs">
-          Exclusive Equipments
-        </Title>
         <ListTable<ExclusiveEquipment>
+          heading={
+            <Title order={3} fz="md">
+              Exclusive Equipments
+            </Title>
+          }
           label="Exclusive equipments"
           noun="equipments"
           columns={exclusiveColumns}

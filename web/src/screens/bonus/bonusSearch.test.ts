@@ -1,32 +1,39 @@
 import { windowOf } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
-import { clawbackDates, latestSelection, monthsFor, searchDate, weeklyDays, yearsFor } from './bonusSearch';
+import {
+  clawbackDates,
+  latestSelection,
+  monthsFor,
+  offeredDates,
+  searchDate,
+  weeklyDays,
+  yearsFor,
+} from './bonusSearch';
 
 describe('the Bonuses tab selectors', () => {
-  it('offers years from each period’s anchor to today', () => {
+  it('offers years from each period’s first window to the last one run', () => {
     expect(yearsFor('W', '2026-11-22')).toEqual([2026, 2025, 2024, 2023, 2022]);
     expect(yearsFor('ME', '2026-11-22')).toEqual([2026, 2025, 2024, 2023]);
-    expect(yearsFor('M', '2026-12-21')[0]).toBe(2027);
   });
 
-  it('offers the Thursdays of a month as weekly days, none before 2022-05-26 or after today', () => {
-    // May 2022: Thursdays 5, 12, 19, 26; the first window starts on the 26th.
+  it('offers the Thursdays of a month whose week has run, none before 2022-05-26', () => {
+    // May 2022: Thursdays 5, 12, 19, 26; the first window starts on the 26th and runs on 2022-06-02.
     expect(weeklyDays(2022, 5, '2026-11-22')).toEqual([26]);
-    // November 2026: Thursdays 5, 12, 19, 26; today is the 22nd.
-    expect(weeklyDays(2026, 11, '2026-11-22')).toEqual([5, 12, 19]);
-    expect(weeklyDays(2026, 11, '2026-11-19')).toEqual([5, 12, 19]);
-    expect(weeklyDays(2026, 11, '2026-11-18')).toEqual([5, 12]);
+    expect(weeklyDays(2022, 5, '2022-06-01')).toEqual([]);
+    // November 2026: the week of the 12th runs on the 19th; the week of the 19th on the 26th.
+    expect(weeklyDays(2026, 11, '2026-11-22')).toEqual([5, 12]);
+    expect(weeklyDays(2026, 11, '2026-11-26')).toEqual([5, 12, 19]);
   });
 
-  it('offers the months whose window date has come', () => {
-    expect(monthsFor('W', 2022, '2026-11-22')).toEqual([5, 6, 7, 8, 9, 10, 11, 12]);
-    // The first monthly window is 2022-06-21 to 2022-07-20, named by July.
+  it('offers the months whose window has run', () => {
+    // The first monthly window is 2022-06-21 to 2022-07-20, named by July, run on 2022-07-21.
     expect(monthsFor('M', 2022, '2026-11-22')).toEqual([7, 8, 9, 10, 11, 12]);
-    // The window ending 2026-12-20 begins on 2026-11-21: offered from that day on.
-    expect(monthsFor('M', 2026, '2026-11-22').at(-1)).toBe(12);
-    expect(monthsFor('M', 2026, '2026-11-20').at(-1)).toBe(11);
+    expect(monthsFor('M', 2026, '2026-11-22').at(-1)).toBe(11);
+    expect(monthsFor('M', 2026, '2026-11-20').at(-1)).toBe(10);
+    // The extra bonuses of a month run the day after it ends, the first for June 2023.
     expect(monthsFor('ME', 2023, '2026-11-22')).toEqual([6, 7, 8, 9, 10, 11, 12]);
-    expect(monthsFor('ME', 2026, '2026-11-22').at(-1)).toBe(11);
+    expect(monthsFor('ME', 2026, '2026-11-22').at(-1)).toBe(10);
+    expect(monthsFor('ME', 2026, '2026-11-01').at(-1)).toBe(10);
   });
 
   it('enables Search only when year, month and (weekly) day are chosen', () => {
@@ -46,14 +53,17 @@ describe('the Bonuses tab selectors', () => {
     expect(window('W', 8)).toMatchObject({ start: '2026-01-08', end: '2026-01-14' });
     expect(window('M', null)).toMatchObject({ start: '2025-12-21', end: '2026-01-20' });
     expect(window('ME', null)).toMatchObject({ start: '2026-01-01', end: '2026-01-31' });
+    for (const period of ['W', 'M', 'ME'] as const) {
+      for (const date of offeredDates(period, '2026-11-22').slice(0, 5))
+        expect((windowOf(period, date)?.runDate ?? '9999') <= '2026-11-22').toBe(true);
+    }
   });
 
-  it('opens on the newest window up to today, reaching back a year when this one has none yet', () => {
-    expect(latestSelection('W', '2026-11-22')).toEqual({ period: 'W', year: 2026, month: 11, day: 19 });
-    expect(latestSelection('M', '2026-01-05')).toEqual({ period: 'M', year: 2026, month: 1, day: null });
-    expect(latestSelection('M', '2025-12-25')).toEqual({ period: 'M', year: 2026, month: 1, day: null });
-    expect(latestSelection('ME', '2026-01-05')).toEqual({ period: 'ME', year: 2026, month: 1, day: null });
-    expect(latestSelection('ME', '2026-11-22')).toEqual({ period: 'ME', year: 2026, month: 11, day: null });
+  it('opens on the newest window that has run', () => {
+    expect(latestSelection('W', '2026-11-22')).toEqual({ period: 'W', year: 2026, month: 11, day: 12 });
+    expect(latestSelection('M', '2026-01-05')).toEqual({ period: 'M', year: 2025, month: 12, day: null });
+    expect(latestSelection('M', '2026-01-21')).toEqual({ period: 'M', year: 2026, month: 1, day: null });
+    expect(latestSelection('ME', '2026-11-22')).toEqual({ period: 'ME', year: 2026, month: 10, day: null });
   });
 });
 
