@@ -366,15 +366,8 @@ function BonusTable({ period, date, canEdit }: { period: 'W' | 'M'; date: string
 
   const columns: Column<BonusRow>[] = [
     ...merchantColumns<BonusRow>(),
-    { key: 'ownership_type', header: 'Ownership Type', render: (r) => plain(r.ownership_type), nowrap: true },
-    {
-      key: 'equipment_model',
-      header: 'Equipment Model',
-      render: (r) => plain(r.equipment_model),
-      nowrap: true,
-    },
-    { key: 'bonus_type', header: 'Bonus Type', render: (r) => r.bonus_type, nowrap: true },
     { key: 'bonus_date', header: 'Bonus Date', render: (r) => dateCell(r.bonus_date), nowrap: true },
+    { key: 'bonus_type', header: 'Bonus Type', render: (r) => r.bonus_type, nowrap: true },
     {
       key: 'bonus_amount',
       header: 'Bonus',
@@ -382,7 +375,6 @@ function BonusTable({ period, date, canEdit }: { period: 'W' | 'M'; date: string
       align: 'right',
       nowrap: true,
     },
-    { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} />, width: 300 },
     {
       key: 'do_not_pay',
       header: 'Do Not Pay',
@@ -419,6 +411,14 @@ function BonusTable({ period, date, canEdit }: { period: 'W' | 'M'; date: string
             —
           </Text>
         ),
+    },
+    { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} /> },
+    { key: 'ownership_type', header: 'Ownership Type', render: (r) => plain(r.ownership_type), nowrap: true },
+    {
+      key: 'equipment_model',
+      header: 'Equipment Model',
+      render: (r) => plain(r.equipment_model),
+      nowrap: true,
     },
   ];
 
@@ -475,7 +475,7 @@ function ExtraTable({ date, canEdit }: { date: string; canEdit: boolean }) {
       nowrap: true,
     },
     { key: 'reg_bonus_paid', header: 'Reg. Bonus Paid', render: (r) => r.reg_bonus_paid, align: 'center' },
-    { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} />, width: 300 },
+    { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} /> },
     {
       key: 'note',
       header: 'Note',

@@ -211,7 +211,7 @@ function ClawbackTable({ date, canEdit }: { date: string; canEdit: boolean }) {
       nowrap: true,
     },
     { key: 'paid', header: 'Paid', render: (r) => r.paid, align: 'center' },
-    { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} />, width: 300 },
+    { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} /> },
     {
       key: 'note',
       header: 'Note',

@@ -49,7 +49,7 @@ const PREVIEW_COLUMNS: Column<PreviewRow>[] = [
     align: 'right',
     nowrap: true,
   },
-  { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} />, width: 320 },
+  { key: 'explanation', header: 'Why', render: (r) => <WhyText text={r.explanation} /> },
 ];
 
 /** The exact sum of decimal amounts (docs/money.md). */
