@@ -193,6 +193,6 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
     case 'bonus.spec':
     case 'bonus.mark':
       // The bonus area words its entries as it writes them: they are the bonus Activity Logs tab (log type BNS).
-      return typeof facts.description === 'string' ? facts.description : action;
+      return typeof facts.description === 'string' ? facts.description : AUDIT_ACTION_LABELS[action];
   }
 }

@@ -29,6 +29,11 @@ const SPEC_TABLES = [
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
+    // The capability bonus_edit (domain/src/access.ts) joins the list a user may hold.
+    'alter table user_capabilities drop constraint user_capabilities_capability_check',
+    `alter table user_capabilities add constraint user_capabilities_capability_check check (capability in (
+       'bi', 'leads', 'partners_edit', 'ach_edit', 'pci_restricted', 'pci_ach_billing', 'pci_fees',
+       'pci_historic_edit', 'bonus_edit'))`,
     'alter table merchants add column ownership_type text',
     'alter table merchants add column equipment_model text',
     `create table bonus_specs (
