@@ -38,7 +38,7 @@ export async function bonusRows(db: Db, window: BonusWindow): Promise<BonusRow[]
   const { rows } = await sql<BonusBase & { volume: string; last_deposit_date: string | null }>`
     select ${bonusColumns},
       coalesce((select sum(d.volume) from merchant_daily d where d.merchant_id = b.merchant_id
-        and d.day <= b.bonus_date), 0)::text as volume,
+        and d.day <= b.bonus_date), 0)::numeric(14, 2)::text as volume,
       (select max(d.day)::text from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date
         and d.volume > 0) as last_deposit_date,
       b.activated_on::text as volume_threshold_date

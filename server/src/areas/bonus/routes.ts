@@ -591,7 +591,8 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
     endpoint: bonusEndpoints.windows,
     access: 'session',
-    scope: 'staffOnly',
+    // Dates only, no table read: ISO-bound users need the selectors too.
+    scope: 'platform',
     handler: async () => {
       const today = todayIso();
       const weekly = dueWindows('W', today)
