@@ -302,6 +302,32 @@ test.describe('Bonus & Clawback as a bonus editor (admin)', () => {
   });
 });
 
+test.describe('Bonus runs (admin)', () => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
+
+  test('previews the next monthly window without saving it', async ({ page }) => {
+    await page.goto('/bonus');
+    const preview = await api<{
+      window: { start: string; end: string; runDate: string };
+      bonuses: unknown[];
+    }>(page.request, bonusPaths.preview, { kind: 'M' });
+    await page.getByRole('button', { name: 'Runs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bonus runs' });
+    await dialog.getByText('Monthly', { exact: true }).click();
+    await expect(dialog.getByRole('radio', { name: 'Monthly', exact: true })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await expect(dialog).toContainText(
+      `${preview.window.start} to ${preview.window.end}, run on ${preview.window.runDate}`,
+    );
+    await expect(dialog).toContainText(
+      `${preview.bonuses.length} ${preview.bonuses.length === 1 ? 'bonus' : 'bonuses'}`,
+    );
+    // Nothing was saved: the window's rows are still none.
+    const saved = await bonuses(page, 'M', preview.window.end);
+    expect(saved).toHaveLength(0);
+  });
+});
+
 test.describe('Bonus & Clawback without the bonus editing permission', () => {
   test.use({ storageState: sessionOf('sales@paydesk.local') });
 

@@ -17,7 +17,7 @@ const COLUMNS: Column<ActivityLogEntry>[] = [
     nowrap: true,
     width: 240,
   },
-  { key: 'log_description', header: 'Description', render: (e) => e.log_description },
+  { key: 'log_description', header: 'Description', render: (e) => e.log_description, nowrap: false },
 ];
 
 /** Activity Logs (spec document 3 §2.3, §9): the newest 100 entries of type BNS, runs and manual changes. */

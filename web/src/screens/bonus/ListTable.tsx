@@ -76,7 +76,8 @@ export function ListTable<Row>({
       )}
       <DataTable<Row>
         label={label}
-        columns={columns}
+        // Rows stay one line high and the table scrolls sideways; a column may opt out (a sentence).
+        columns={columns.map((column) => ({ ...column, nowrap: column.nowrap ?? true }))}
         rows={found ? pageOf(found, shownPage, size) : undefined}
         rowKey={rowKey}
         rowLabel={rowLabel}

@@ -148,11 +148,13 @@ export function RunModal({ opened, onClose }: { opened: boolean; onClose: () => 
                 <b>Window</b> {preview.window.start} to {preview.window.end}, run on {preview.window.runDate}
               </Text>
               <Text fz="sm">
-                <b>{formatCount(preview.bonuses.length)}</b> bonuses,{' '}
+                <b>{formatCount(preview.bonuses.length)}</b>{' '}
+                {preview.bonuses.length === 1 ? 'bonus' : 'bonuses'},{' '}
                 {moneyCell(totalOf(preview.bonuses.map((b) => b.bonus_amount)))}
               </Text>
               <Text fz="sm">
-                <b>{formatCount(preview.clawbacks.length)}</b> clawbacks,{' '}
+                <b>{formatCount(preview.clawbacks.length)}</b>{' '}
+                {preview.clawbacks.length === 1 ? 'clawback' : 'clawbacks'},{' '}
                 {moneyCell(totalOf(preview.clawbacks.map((c) => c.clawback_amount)))}
               </Text>
             </SimpleGrid>
