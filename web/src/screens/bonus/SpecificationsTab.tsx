@@ -68,8 +68,7 @@ type SpecContext = ReturnType<typeof useSpecContext>;
 /** The open form and the asked deletion of one sub-tab; both refresh the lists and the log when done. */
 function useSpecEditing() {
   const queryClient = useQueryClient();
-  // biome-ignore lint/suspicious/noExplicitAny: each form carries its own body type; the modal only relays it.
-  const [form, setForm] = useState<SpecFormConfig<any> | null>(null);
+  const [form, setForm] = useState<SpecFormConfig<unknown> | null>(null);
   const [deleting, setDeleting] = useState<{
     subject: ReactNode;
     run: () => Promise<BonusChangeAnswer>;
