@@ -1,7 +1,9 @@
 import {
+  type BonusActivationRow,
   type BonusRow,
   bonusPaths,
   type ClawbackRow,
+  type ExtraBonusRow,
   sum as moneySum,
   monthlyWindow,
   parseMoney,
@@ -487,6 +489,63 @@ describe('specifications', () => {
     expect((await (await as(ADMIN)).post(bonusPaths.getActivityLog, { log_type: 'ACH' })).statusCode).toBe(
       400,
     );
+  });
+});
+
+describe('weekly, Monthly Extra and activation', () => {
+  it('GetBonus weekly answers the Thursday-to-Wednesday window holding the date', async () => {
+    const { rows } = await sql<{ window_start: string; n: number }>`select window_start::text as window_start,
+      count(*)::int as n from bonus_rows where period = 'W' group by 1 order by 2 desc, 1 desc limit 1`.execute(
+      t.db,
+    );
+    const start = rows[0]?.window_start as string;
+    // The Wednesday ending the window: six days after its Thursday.
+    const wednesday = new Date(Date.parse(`${start}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+    const got = (
+      await (await as(ADMIN)).post(bonusPaths.getBonus, { bonusType: 'W', date: wednesday })
+    ).json() as BonusRow[];
+    expect(got.length).toBe(rows[0]?.n);
+    expect(new Date(`${start}T00:00:00Z`).getUTCDay()).toBe(4);
+    expect(got.every((r) => r.window_start === start && r.period === 'W')).toBe(true);
+  });
+
+  it('GetExtraBonus: Reg. Bonus Paid is No when the regular bonus is do-not-pay, else Yes for Per Deal', async () => {
+    const { rows } = await sql<{
+      month: string;
+    }>`select to_char(window_start, 'YYYY-MM-DD') as month from bonus_rows
+      where period = 'ME' group by 1 order by count(*) desc, 1 desc limit 1`.execute(t.db);
+    const month = rows[0]?.month;
+    if (!month) throw new Error('the seed made no extra bonuses');
+    const got = (
+      await (await as(ADMIN)).post(bonusPaths.getExtraBonus, { date: month })
+    ).json() as ExtraBonusRow[];
+    expect(got.length).toBeGreaterThan(0);
+    const { rows: regular } = await sql<{
+      mid: string;
+      do_not_pay: boolean;
+    }>`select mid, do_not_pay from bonus_rows
+      where period in ('W', 'M') and mid = any(${got.map((r) => r.mid)}::text[])`.execute(t.db);
+    const dnp = new Map(regular.map((r) => [r.mid, r.do_not_pay]));
+    for (const r of got) {
+      expect(['EPD', 'EFR']).toContain(r.bonus_type);
+      expect(r.extra_bonus).toBe(r.bonus_amount);
+      expect(r.reg_bonus_paid).toBe(dnp.get(r.mid) ? 'No' : r.bonus_type === 'EPD' ? 'Yes' : 'No');
+      expect(r.window_start).toBe(month);
+    }
+  });
+
+  it('GetActivation: remaining days never below 0, none left once activated', async () => {
+    const got = (await (await as(ADMIN)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
+    expect(got.length).toBeGreaterThan(0);
+    for (const r of got) {
+      expect(r.days).toBeGreaterThanOrEqual(0);
+      if (r.activation_status === 'Activated') expect(r.days).toBe(0);
+      if (r.activation_status === 'Activated')
+        expect(parseMoney(r.volume) >= parseMoney(r.volume_threshold)).toBe(true);
+      else expect(parseMoney(r.volume) < parseMoney(r.volume_threshold)).toBe(true);
+    }
+    const partner = (await (await as(PARTNER)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
+    expect(partner.every((r) => r.iso_name === SUMMIT)).toBe(true);
   });
 });
 

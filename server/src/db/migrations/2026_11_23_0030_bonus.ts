@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import { hideFromIsoRole, run, scopeToIso } from './helpers';
+import { hideFromIsoRole, ISO_ROLE, run, scopeToIso } from './helpers';
 
 const SPEC_TABLES = [
   'bonus_specs',
   'bonus_excludes',
   'clawback_specs',
-  'activation_specs',
   'extra_bonus_specs',
   'bonus_equipment',
   'exclusive_equipment',
@@ -19,7 +18,7 @@ const SPEC_TABLES = [
  *   default), bonus_excludes, clawback_specs (the default row, group_id '', is inserted here and is the one
  *   that cannot be deleted), activation_specs, extra_bonus_specs, bonus_equipment, exclusive_equipment. Group
  *   IDs are stored normalized (no spaces, comma-separated, sorted). Internal only: ISO-bound requests cannot read
- *   them.
+ *   them, except the activation specs of their own groups (the Activation tab).
  * - bonus_rows: the computed bonuses (W, M) and extra bonuses (ME) of each window, with why (`explanation`)
  *   and what staff did to them (do_not_pay, note, worked_*). A merchant earns one regular bonus in its life.
  *   address_key (the engine's addressKey) finds matches: earlier bonused merchants at the same address.
@@ -188,4 +187,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await scopeToIso(db, 'bonus_rows');
   await scopeToIso(db, 'clawback_rows');
   await hideFromIsoRole(db, SPEC_TABLES);
+  // The Activation tab reads its groups' thresholds: an ISO-bound request may read the activation specs of
+  // its own ISO's groups (groups is ISO-scoped), never change them.
+  await run(db, [
+    `revoke insert, update, delete on activation_specs from ${ISO_ROLE}`,
+    'alter table activation_specs enable row level security',
+    `create policy activation_specs_iso_scope on activation_specs for select to ${ISO_ROLE} using (
+       exists (select 1 from groups g where g.group_id = any(string_to_array(activation_specs.group_id, ','))))`,
+  ]);
 }

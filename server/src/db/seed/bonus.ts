@@ -25,27 +25,32 @@ export interface BonusSeedReport {
 }
 
 /**
- * The demo data of the bonus module (docs/bonus.md): ownership types and equipment models on merchants, a few
- * merchants at the address of an earlier one (matches), specifications for the busiest ISOs, then every run
- * due since the first windows (2022), in run-date order, as the schedules would have made them.
+ * The merchants' side of the bonus demo data: ownership types and equipment models, and about one merchant in
+ * fifty approved since mid-2022 moved into the premises of an earlier one of its ISO (matches). Runs before the
+ * derived rows are built (Self Serve rows carry the address).
+ */
+export async function seedBonusMerchantFacts(db: Db): Promise<void> {
+  await sql`update merchants set
+      ownership_type = (${sql.val(OWNERSHIP)}::text[])[1 + ${bucket('mid', OWNERSHIP.length)}],
+      equipment_model = (${sql.val(MODELS.map((m) => m[1]))}::text[])[1 + ${bucket("mid || 'eq'", MODELS.length)}]`.execute(
+    db,
+  );
+  await sql`update merchants m set address = e.address, city = e.city, state = e.state, zip = e.zip
+    from merchants e
+    where m.approved_on >= '2022-07-01' and ${bucket("m.mid || 'addr'", 50)} = 0
+      and e.id = (select max(x.id) from merchants x where x.partner_id = m.partner_id and x.id < m.id
+        and x.approved_on < m.approved_on - 40)`.execute(db);
+}
+
+/**
+ * The bonus module's demo specifications for the busiest ISOs, then every run due since the first windows
+ * (2022), in run-date order, as the schedules would have made them (docs/bonus.md).
  */
 export async function generateBonus(
   db: Db,
   options: { today: string; log?: (line: string) => void },
 ): Promise<BonusSeedReport> {
   const log = options.log ?? (() => {});
-  await sql`update merchants set
-      ownership_type = (${sql.val(OWNERSHIP)}::text[])[1 + ${bucket('mid', OWNERSHIP.length)}],
-      equipment_model = (${sql.val(MODELS.map((m) => m[1]))}::text[])[1 + ${bucket("mid || 'eq'", MODELS.length)}]`.execute(
-    db,
-  );
-  // About one merchant in fifty approved since mid-2022 moved into the premises of an earlier one of its ISO.
-  await sql`update merchants m set address = e.address, city = e.city, state = e.state, zip = e.zip
-    from merchants e
-    where m.approved_on >= '2022-07-01' and ${bucket("m.mid || 'addr'", 50)} = 0
-      and e.id = (select max(x.id) from merchants x where x.partner_id = m.partner_id and x.id < m.id
-        and x.approved_on < m.approved_on - 40)`.execute(db);
-
   const busiest = await sql<{ iso: string; groups: string[] }>`
     select p.account_name as iso, array_agg(distinct m.group_id order by m.group_id) as groups
     from merchants m join partners p on p.id = m.partner_id

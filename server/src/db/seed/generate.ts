@@ -5,7 +5,7 @@ import { rebuildAll } from '../derived';
 import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
-import { generateBonus } from './bonus';
+import { generateBonus, seedBonusMerchantFacts } from './bonus';
 import { demoPartners } from './partners';
 import { Random, WeightedTable } from './random';
 import {
@@ -321,6 +321,7 @@ export async function generateMerchantData(
 
     await insertAll(trx, 'schedule_a', scheduleA(random, partners));
     await goalsAndBudgets(trx, now);
+    await seedBonusMerchantFacts(trx);
     await rebuildAll(trx);
     log('  rollups and Self Serve rows');
     await generateAch(trx, { seed, today, log });
