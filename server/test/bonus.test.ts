@@ -11,8 +11,9 @@ import {
 } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bonusRunJob } from '../src/areas/bonus/jobs';
 import { runWindow } from '../src/areas/bonus/run';
-import { Client, type TestApp, testApp } from './helpers';
+import { Client, startTestJobs, type TestApp, testApp } from './helpers';
 
 /**
  * The bonus module through the API. Expected figures come from the raw rows (merchants, partners, groups) with
@@ -238,6 +239,43 @@ describe('marks and idempotent reruns', () => {
     expect(
       (await sql<{ n: number }>`select count(*)::int as n from bonus_rows`.execute(t.db)).rows[0]?.n,
     ).toBe(before.rows[0]?.n);
+  });
+});
+
+describe('the run job', () => {
+  it('run now is worked by the job queue: the window is recomputed and logged as a run by the admin', async () => {
+    const w = await busyMonthlyWindow();
+    const before = await t.db
+      .selectFrom('bonus_runs')
+      .select('ran_at')
+      .where('kind', '=', 'M')
+      .where('window_start', '=', w.start)
+      .executeTakeFirstOrThrow();
+    const res = await (await as(ADMIN)).post(bonusPaths.run, { kind: 'M', date: w.end });
+    expect(res.statusCode).toBe(200);
+    const worker = await startTestJobs(t.connected, { work: true, definitions: [bonusRunJob] });
+    try {
+      let after = before;
+      for (let i = 0; i < 60 && after.ran_at.getTime() === before.ran_at.getTime(); i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        after = await t.db
+          .selectFrom('bonus_runs')
+          .select('ran_at')
+          .where('kind', '=', 'M')
+          .where('window_start', '=', w.start)
+          .executeTakeFirstOrThrow();
+      }
+      expect(after.ran_at.getTime()).toBeGreaterThan(before.ran_at.getTime());
+    } finally {
+      await worker.stop();
+    }
+    const run = await t.db
+      .selectFrom('bonus_runs')
+      .select('ran_by')
+      .where('kind', '=', 'M')
+      .where('window_start', '=', w.start)
+      .executeTakeFirstOrThrow();
+    expect(run.ran_by).toBe(ADMIN);
   });
 });
 
