@@ -24,6 +24,7 @@ describe('the menu derived from SCREENS', () => {
       { label: 'Residual Self Serve', path: '/residualselfserve', permission: undefined },
       { label: 'ACH Returns', path: '/ach', permission: undefined },
       { label: 'Partners', path: '/partner', permission: undefined },
+      { label: 'Bonus & Clawback', path: '/bonus', permission: undefined },
       { label: 'Upload Data', path: '/uploadfiles', permission: 'upload_data' },
       { label: 'Change Password', path: '/changePassword', permission: undefined },
       { label: 'Register', path: '/register', permission: 'manage_users' },
@@ -71,6 +72,7 @@ describe('visibleMenu', () => {
       'Residual Self Serve',
       'ACH Returns',
       'Partners',
+      'Bonus & Clawback',
       'Upload Data',
       'Change Password',
       'Register',
@@ -94,6 +96,7 @@ describe('visibleMenu', () => {
       'Residual Self Serve',
       'ACH Returns',
       'Partners',
+      'Bonus & Clawback',
       'Upload Data',
       'Change Password',
     ]);
@@ -114,6 +117,7 @@ describe('visibleMenu', () => {
         'Residual Self Serve',
         'ACH Returns',
         'Partners',
+        'Bonus & Clawback',
         'Change Password',
       ]);
     },
@@ -133,6 +137,7 @@ describe('visibleMenu', () => {
       'Residual Self Serve',
       'ACH Returns',
       'Partners',
+      'Bonus & Clawback',
       'Change Password',
     ]);
   });
