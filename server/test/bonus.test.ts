@@ -129,6 +129,45 @@ describe('GetBonus', () => {
     expect(got).toEqual(rows.map((r) => [r.mid, r.expected]));
   });
 
+  it('shows the volume a row of an old window had, where only monthly figures are kept', async () => {
+    // The oldest monthly window with merchants that processed, from before the daily rows kept.
+    const { rows: old } = await sql<{ window_start: string }>`
+      select b.window_start::text as window_start from bonus_rows b
+      where b.period = 'M' and b.bonus_date < (select min(day) from merchant_daily)
+        and exists (select 1 from merchant_monthly mm where mm.merchant_id = b.merchant_id and mm.volume > 0
+                    and mm.month <= b.bonus_date)
+      group by b.window_start order by b.window_start limit 1`.execute(t.db);
+    const start = old[0]?.window_start;
+    expect(start).toBeDefined();
+    const w = monthlyWindow(start as string) as NonNullable<ReturnType<typeof monthlyWindow>>;
+    const got = (
+      (
+        await (await as(ADMIN)).post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })
+      ).json() as BonusRow[]
+    ).filter((r) => r.window_start === w.start);
+    expect(got.length).toBeGreaterThan(0);
+    // Bounds from the monthly rows alone: the whole months before the bonus date's month at least, and at most
+    // those plus the whole of that month (spread over its days, a part of it counts).
+    const { rows: bounds } = await sql<{ mid: string; low: string; high: string }>`
+      select m.mid,
+        coalesce(sum(mm.volume) filter (where mm.month < date_trunc('month', b.bonus_date)), 0)::text as low,
+        coalesce(sum(mm.volume), 0)::text as high
+      from bonus_rows b join merchants m on m.id = b.merchant_id
+      left join merchant_monthly mm on mm.merchant_id = b.merchant_id and mm.month <= b.bonus_date
+      where b.period = 'M' and b.window_start = ${w.start}::date
+      group by m.mid`.execute(t.db);
+    const byMid = new Map(bounds.map((b) => [b.mid, b]));
+    let total = 0;
+    for (const r of got) {
+      const b = byMid.get(r.mid);
+      const volume = Number(r.volume);
+      total += volume;
+      expect(volume).toBeGreaterThanOrEqual(Number(b?.low) - 0.5);
+      expect(volume).toBeLessThanOrEqual(Number(b?.high) + 0.5);
+    }
+    expect(total).toBeGreaterThan(0);
+  });
+
   it('refuses bad input with a 400 and a message', async () => {
     const c = await as(ADMIN);
     for (const body of [

@@ -33,16 +33,28 @@ const bonusColumns = sql`b.id, b.mid, m.dba as dba_name, p.account_name as iso_n
 
 type BonusBase = Omit<BonusRow, 'volume' | 'last_deposit_date' | 'volume_threshold_date'>;
 
-/** The rows of one window. Volume figures of a bonus row are its merchant's up to the bonus date. */
+/**
+ * The rows of one window. Volume figures of a bonus row are its merchant's up to the bonus date, read as the runs
+ * read them: the daily rows, and where the merchant's history reaches back before the daily rows kept,
+ * bonus_daily_volume (a month's volume spread over its days where that month's daily rows are gone), so a row of
+ * an old window shows the volume its run saw, not 0. A recent window's merchants are new and take the first way.
+ */
 export async function bonusRows(db: Db, window: BonusWindow): Promise<BonusRow[]> {
   const { rows } = await sql<BonusBase & { volume: string; last_deposit_date: string | null }>`
+    with kept as (select min(day) as first_day from merchant_daily)
     select ${bonusColumns},
-      coalesce((select sum(d.volume) from merchant_daily d where d.merchant_id = b.merchant_id
-        and d.day <= b.bonus_date), 0)::numeric(14, 2)::text as volume,
-      (select max(d.day)::text from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date
-        and d.volume > 0) as last_deposit_date,
+      coalesce(case when m.opened_on >= kept.first_day
+        then (select sum(d.volume) from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date)
+        else (select sum(v.volume) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v) end,
+        0)::numeric(14, 2)::text as volume,
+      (case when m.opened_on >= kept.first_day
+        then (select max(d.day) from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date
+              and d.volume > 0)
+        else (select max(v.day) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v
+              where v.volume > 0) end)::text as last_deposit_date,
       b.activated_on::text as volume_threshold_date
     from bonus_rows b join merchants m on m.id = b.merchant_id join partners p on p.id = m.partner_id
+    cross join kept
     where b.period = ${window.kind} and b.window_start = ${window.start}::date
     order by b.mid, b.id`.execute(db);
   return rows as BonusRow[];
