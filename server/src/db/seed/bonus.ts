@@ -25,16 +25,23 @@ export interface BonusSeedReport {
 }
 
 /**
+ * Each merchant's ownership type and equipment model, drawn from its MID (the same MID always gets the same);
+ * every merchant, or one the live demo has just approved.
+ */
+export async function assignMerchantFacts(db: Db, merchantId?: number): Promise<void> {
+  await sql`update merchants set
+      ownership_type = (${sql.val(OWNERSHIP)}::text[])[1 + ${bucket('mid', OWNERSHIP.length)}],
+      equipment_model = (${sql.val(MODELS.map((m) => m[1]))}::text[])[1 + ${bucket("mid || 'eq'", MODELS.length)}]
+    where ${merchantId === undefined ? sql`true` : sql`id = ${merchantId}`}`.execute(db);
+}
+
+/**
  * The merchants' side of the bonus demo data: ownership types and equipment models, and about one merchant in
  * fifty approved since mid-2022 moved into the premises of an earlier one of its ISO (matches). Runs before the
  * derived rows are built (Self Serve rows carry the address).
  */
 export async function seedBonusMerchantFacts(db: Db): Promise<void> {
-  await sql`update merchants set
-      ownership_type = (${sql.val(OWNERSHIP)}::text[])[1 + ${bucket('mid', OWNERSHIP.length)}],
-      equipment_model = (${sql.val(MODELS.map((m) => m[1]))}::text[])[1 + ${bucket("mid || 'eq'", MODELS.length)}]`.execute(
-    db,
-  );
+  await assignMerchantFacts(db);
   await sql`update merchants m set address = e.address, city = e.city, state = e.state, zip = e.zip
     from merchants e
     where m.approved_on >= '2022-07-01' and ${bucket("m.mid || 'addr'", 50)} = 0
