@@ -261,7 +261,17 @@ describe('the ACH table', () => {
     const sorted = await query({ sort: [{ id: 'merchRejBal', desc: false }] });
     expect(parseMoney(sorted.json().rows[0].merchRejBal)).toBe(lowest);
     const range = await query({ filters: [{ id: 'merchRejBal', kind: 'range', min: null, max: -1000 }] });
-    expect(range.json().total).toBe([...expected.values()].filter((v) => v.merchRejBal <= -100_000n).length);
+    const inRange = [...expected.entries()].filter(([, v]) => v.merchRejBal <= -100_000n).map(([id]) => id);
+    expect(range.json().total).toBe(inRange.length);
+    // The count and totals of a balance-only filter come from the legal names' rollup: the same as the rows'.
+    const { rows: sums } = await sql<Record<string, string>>`select
+        coalesce(sum(transaction_amount), 0)::text as "TransactionAmount", coalesce(sum(used_rsv), 0)::text as "usedRsv",
+        coalesce(sum(re_ran), 0)::text as "reRan", coalesce(sum(sent_to_coll), 0)::text as "sentToColl",
+        coalesce(sum(write_off), 0)::text as "writeOff"
+      from ach_returns where id in (${sql.join(inRange.length > 0 ? inRange : [0])})`.execute(t.db);
+    for (const [id, want] of Object.entries(sums[0] ?? {}))
+      expect(parseMoney(range.json().totals[id]), id).toBe(parseMoney(want));
+    for (const row of range.json().rows) expect(parseMoney(row.merchRejBal)).toBeLessThanOrEqual(-100_000n);
   });
 
   it('answers filtered pages, orders and totals as plain SQL does', async () => {
@@ -292,6 +302,26 @@ describe('the ACH table', () => {
       t.db,
     );
     expect(byDba.json().total).toBe(n[0]?.n);
+
+    // An ISO-name-only filter counts and sums the ISOs' kept totals: the same as the rows'.
+    const { rows: isos } = await sql<{
+      prefix: string;
+    }>`select lower(left(iso_name, 3)) as prefix from ach_returns
+      where iso_name is not null group by 1 order by count(*) desc limit 1`.execute(t.db);
+    const prefix = isos[0]?.prefix ?? '';
+    const byIso = await query({
+      filters: [{ id: 'GroupLevel1Name', kind: 'text', value: prefix.toUpperCase() }],
+    });
+    const { rows: isoAgg } = await sql<Record<string, string | number>>`select count(*)::int as n,
+        coalesce(sum(transaction_amount), 0)::text as "TransactionAmount", coalesce(sum(used_rsv), 0)::text as "usedRsv",
+        coalesce(sum(re_ran), 0)::text as "reRan", coalesce(sum(sent_to_coll), 0)::text as "sentToColl",
+        coalesce(sum(write_off), 0)::text as "writeOff"
+      from ach_returns where lower(iso_name) like ${`${prefix}%`}`.execute(t.db);
+    const { n: isoN, ...isoTotals } = isoAgg[0] ?? {};
+    expect(isoN).toBeGreaterThan(0);
+    expect(byIso.json().total).toBe(isoN);
+    for (const [id, want] of Object.entries(isoTotals))
+      expect(parseMoney(byIso.json().totals[id]), id).toBe(parseMoney(String(want)));
   });
 
   it('answers the whole table’s count and totals as plain SQL does', async () => {
@@ -455,14 +485,93 @@ describe('/api/updateACH', () => {
     expect(res.statusCode).toBe(200);
     const expected = await expectedDerived();
     const { rows } = await sql<{ id: number; merch_rej_bal: string; alert: boolean; classification: string }>`
-      select id, merch_rej_bal::text, alert, classification from ach_returns
-      where partner_id = ${row.partner_id} and legal_name = ${row.legal_name}`.execute(t.db);
+      select r.id, ln.merch_rej_bal::text, r.alert, r.classification
+      from ach_returns r join ach_legal_names ln on ln.partner_id = r.partner_id and ln.legal_name = r.legal_name
+      where r.partner_id = ${row.partner_id} and r.legal_name = ${row.legal_name}`.execute(t.db);
     expect(rows.length).toBeGreaterThan(1);
     for (const r of rows) {
       expect(parseMoney(r.merch_rej_bal), `row ${r.id}`).toBe(expected.get(r.id)?.merchRejBal);
       expect(r.alert ? 'Yes' : 'No').toBe(expected.get(r.id)?.alert);
     }
     expect(parseMoney(res.json().row.merchRejBal)).toBe(expected.get(row.id)?.merchRejBal);
+  });
+
+  it('keeps the legal name’s balance and totals equal to its rows’ through edits, and moves the Alert across zero', async () => {
+    // A legal name whose rows raise the Alert: its balance is negative, so enough written off turns it positive.
+    const { rows: alerted } = await sql<{ id: number; partner_id: number; legal_name: string; bal: string }>`
+      select r.id, r.partner_id, r.legal_name, ln.merch_rej_bal::text as bal
+      from ach_returns r join ach_legal_names ln on ln.partner_id = r.partner_id and ln.legal_name = r.legal_name
+      where r.alert and r.historic = 0 and r.write_off is null order by r.id limit 1`.execute(t.db);
+    const target = alerted[0];
+    if (!target) throw new Error('no alerted row');
+    const lift = (-parseMoney(target.bal) + 100n) / 100n; // whole dollars that lift the balance above zero
+    const up = await edit(FINANCE, {
+      unique_key: target.id,
+      column: 'writeOff',
+      value: String(lift),
+      historic: 0,
+    });
+    expect(up.statusCode).toBe(200);
+    expect(parseMoney(up.json().row.merchRejBal)).toBeGreaterThan(0n);
+    expect(up.json().row.Alert).toBe('No');
+    const check = async () => {
+      const expected = await expectedDerived();
+      const { rows } = await sql<{ id: number; alert: boolean }>`select id, alert from ach_returns
+        where partner_id = ${target.partner_id} and legal_name = ${target.legal_name}`.execute(t.db);
+      for (const r of rows) expect(r.alert ? 'Yes' : 'No', `row ${r.id}`).toBe(expected.get(r.id)?.alert);
+      // The legal name's row against plain sums over its returns.
+      const { rows: pair } = await sql<Record<string, string>>`select
+          (select row_to_json(x)::text from (select merch_rej_bal, returns, transaction_amount, used_rsv, re_ran,
+             sent_to_coll, write_off from ach_legal_names
+           where partner_id = ${target.partner_id} and legal_name = ${target.legal_name}) x) as kept,
+          (select row_to_json(y)::text from (select sum(coalesce(used_rsv, 0) + coalesce(re_ran, 0)
+               + coalesce(sent_to_coll, 0) + coalesce(write_off, 0) - transaction_amount) as merch_rej_bal,
+             count(*)::int as returns, sum(transaction_amount) as transaction_amount,
+             coalesce(sum(used_rsv), 0) as used_rsv, coalesce(sum(re_ran), 0) as re_ran,
+             coalesce(sum(sent_to_coll), 0) as sent_to_coll, coalesce(sum(write_off), 0) as write_off
+           from ach_returns where partner_id = ${target.partner_id} and legal_name = ${target.legal_name}) y) as plain`.execute(
+        t.db,
+      );
+      const norm = (text: string | undefined) =>
+        Object.fromEntries(
+          Object.entries(JSON.parse(text ?? '{}') as Record<string, number | string>).map(([k, v]) => [
+            k,
+            k === 'returns' ? Number(v) : parseMoney(String(v)),
+          ]),
+        );
+      expect(norm(pair[0]?.kept)).toEqual(norm(pair[0]?.plain));
+      // And the ISO's kept totals (what an ISO-name filter and the unfiltered page answer from).
+      const { rows: isoPair } = await sql<Record<string, string>>`select
+          (select row_to_json(x)::text from (select returns, transaction_amount, used_rsv, re_ran, sent_to_coll,
+             write_off from ach_totals t where t.partner_id = ${target.partner_id}
+             and t.iso_name = (select coalesce(iso_name, '') from ach_returns where id = ${target.id})) x) as kept,
+          (select row_to_json(y)::text from (select count(*)::int as returns, sum(transaction_amount) as transaction_amount,
+             coalesce(sum(used_rsv), 0) as used_rsv, coalesce(sum(re_ran), 0) as re_ran,
+             coalesce(sum(sent_to_coll), 0) as sent_to_coll, coalesce(sum(write_off), 0) as write_off
+           from ach_returns where partner_id = ${target.partner_id}
+             and coalesce(iso_name, '') = (select coalesce(iso_name, '') from ach_returns where id = ${target.id})) y) as plain`.execute(
+        t.db,
+      );
+      expect(norm(isoPair[0]?.kept)).toEqual(norm(isoPair[0]?.plain));
+    };
+    await check();
+    // Another row of the same legal name, then the first one put back: the Alert returns.
+    const { rows: other } = await sql<{ id: number }>`select id from ach_returns
+      where partner_id = ${target.partner_id} and legal_name = ${target.legal_name} and id <> ${target.id}
+        and historic = 0 and re_ran is null order by id limit 1`.execute(t.db);
+    if (other[0]) {
+      const second = await edit(FINANCE, {
+        unique_key: other[0].id,
+        column: 'reRan',
+        value: '12.34',
+        historic: 0,
+      });
+      expect(second.statusCode).toBe(200);
+      await check();
+    }
+    const back = await edit(FINANCE, { unique_key: target.id, column: 'writeOff', value: '', historic: 0 });
+    expect(back.statusCode).toBe(200);
+    await check();
   });
 
   it('refuses other columns and bad values with 400 and changes nothing', async () => {

@@ -37,6 +37,29 @@ export interface TableSource<Id extends string> {
    * each `total` column as decimal text), used when a request has no filter, search or fixed condition.
    */
   unfiltered?: RawBuilder<Record<string, string> & { n: number }>;
+  /**
+   * A join that only some columns read (e.g. a figure kept once per group of rows, as ACH keeps the legal name's
+   * balance). It is left out of a request's count, filtering and ordering unless the request filters, searches
+   * or sorts by one of those `columns`; the page then joins it for its own rows only, found again by `key`
+   * (a unique expression of the base table). An inner join: every row must have its joined row.
+   */
+  lookup?: { join: string; columns: readonly Id[]; key: string };
+  /**
+   * Smaller tables that keep, per group of rows (e.g. per legal name, per ISO), the group's row count and money
+   * totals beside columns that are the same for every row of the group. A request whose every filter is on a
+   * column of one of them (and has no search or fixed condition) takes its count and totals from it: one row per
+   * group instead of every matching row. The first that fits is used.
+   */
+  rollups?: readonly TableRollup<Id>[];
+}
+
+export interface TableRollup<Id extends string> {
+  from: string;
+  /** The expression, in this table, of each column a filter may name; the same value as the rows'. */
+  expressions: Partial<Record<Id, string>>;
+  /** The expression of the group's row count, and of each total column's sum. */
+  count: string;
+  totals: Partial<Record<Id, string>>;
 }
 
 export interface TableRequest {
@@ -151,6 +174,26 @@ const fromClause = (source: TableSource<string>) =>
 const where = (conds: RawBuilder<unknown>[]) =>
   conds.length > 0 ? sql`where ${sql.join(conds, sql` and `)}` : sql``;
 
+/** The FROM clause with the lookup join, for a query that reads a lookup column. */
+const joinedFrom = (source: TableSource<string>) =>
+  source.lookup ? sql`${fromClause(source)} ${sql.raw(source.lookup.join)}` : fromClause(source);
+
+/** Whether the request's filters, search or order read a column of the source's lookup join. */
+function readsLookup<Id extends string>(
+  source: TableSource<Id>,
+  request: TableRequest,
+  order: boolean,
+): boolean {
+  const lookup = source.lookup;
+  if (!lookup) return false;
+  const isLookup = (id: string) => lookup.columns.some((c) => c === id);
+  const searched = request.search.trim() !== '' && source.searchable.some(isLookup);
+  const sorted = (request.sort.length > 0 ? request.sort : source.def.defaultSort).some((s) =>
+    isLookup(s.id),
+  );
+  return request.filters.some((f) => isLookup(f.id)) || searched || (order && sorted);
+}
+
 /** One page of rows and the count of all matching rows. */
 export async function queryPage<Id extends string, Row>(
   db: Db,
@@ -164,21 +207,48 @@ export async function queryPage<Id extends string, Row>(
   }
   const conds = conditions(source, request, base);
   const ids = source.def.columns.map((c) => c.id);
-  const from = fromClause(source);
-  const { rows } = await sql<Row>`select ${selectList(source, ids)} from ${from} ${where(conds)}
-    order by ${orderBy(source, request.sort)} limit ${pageSize} offset ${(request.page - 1) * pageSize}`.execute(
-    db,
-  );
+  const order = orderBy(source, request.sort);
+  const offset = (request.page - 1) * pageSize;
+  const { lookup } = source;
+  // Without a lookup column in the filters or the order, the page is found in the base table alone (its indexes
+  // cover the filter, the order and the count) and only its rows are joined.
+  const { rows } =
+    lookup && !readsLookup(source, request, true)
+      ? await sql<Row>`select ${selectList(source, ids)}
+          from (select ${sql.raw(lookup.key)} as page_key from ${fromClause(source)} ${where(conds)}
+                order by ${order} limit ${pageSize} offset ${offset}) page
+          join ${joinedFrom(source)} on ${sql.raw(lookup.key)} = page.page_key
+          order by ${order}`.execute(db)
+      : await sql<Row>`select ${selectList(source, ids)} from ${joinedFrom(source)} ${where(conds)}
+          order by ${order} limit ${pageSize} offset ${offset}`.execute(db);
+  const from = readsLookup(source, request, false) ? joinedFrom(source) : fromClause(source);
   // The count and the totals in one pass over the same filtered rows, so they always agree.
   const summed = source.def.columns.filter((c) => c.total).map((c) => c.id);
   const sums = summed.map((id) => sql`coalesce(sum(${expr(source, id)}), 0)::text as ${sql.ref(id)}`);
+  const rollup =
+    base.length === 0 && request.search.trim() === '' && request.filters.length > 0
+      ? source.rollups?.find(
+          (r) =>
+            request.filters.every((f) => r.expressions[f.id as Id] !== undefined) &&
+            summed.every((id) => r.totals[id] !== undefined),
+        )
+      : undefined;
   const { rows: aggregates } =
     conds.length === 0 && source.unfiltered
       ? await source.unfiltered.execute(db)
-      : await sql<Record<string, string> & { n: number }>`select ${sql.join([
-          sql`count(*) as n`,
-          ...sums,
-        ])} from ${from} ${where(conds)}`.execute(db);
+      : rollup && conds.length > 0
+        ? await sql<Record<string, string> & { n: number }>`select ${sql.join([
+            sql`coalesce(sum(${sql.raw(rollup.count)}), 0)::int as n`,
+            ...summed.map(
+              (id) => sql`coalesce(sum(${sql.raw(rollup.totals[id] ?? '')}), 0)::text as ${sql.ref(id)}`,
+            ),
+          ])} from ${sql.raw(rollup.from)} ${where(
+            conditions({ ...source, expressions: { ...source.expressions, ...rollup.expressions } }, request),
+          )}`.execute(db)
+        : await sql<Record<string, string> & { n: number }>`select ${sql.join([
+            sql`count(*) as n`,
+            ...sums,
+          ])} from ${from} ${where(conds)}`.execute(db);
   const { n = 0, ...totals } = aggregates[0] ?? {};
   return {
     rows: present(source, rows),
@@ -215,7 +285,7 @@ export async function holdRows<Id extends string, Row>(
   const conds = conditions(source, request, base);
   const held = await holdCursor<Row>(
     db,
-    sql<Row>`select ${selectList(source, ids)} from ${fromClause(source)} ${where(conds)}
+    sql<Row>`select ${selectList(source, ids)} from ${joinedFrom(source)} ${where(conds)}
     order by ${orderBy(source, request.sort)}`.compile(db),
   );
   return {

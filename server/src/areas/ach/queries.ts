@@ -15,49 +15,66 @@ import type { Db } from '../../db/connect';
 import { queryPage } from '../../platform/tableQuery';
 import { ACH_EDIT_SQL_COLUMNS, achSource } from './table';
 
+/** Each legal name's balance, row count and money totals, from its return rows. */
+const legalNameSums = sql`select partner_id, legal_name, sum(row_balance) as merch_rej_bal, count(*)::int as returns,
+    sum(transaction_amount) as transaction_amount, coalesce(sum(used_rsv), 0) as used_rsv,
+    coalesce(sum(re_ran), 0) as re_ran, coalesce(sum(sent_to_coll), 0) as sent_to_coll,
+    coalesce(sum(write_off), 0) as write_off
+  from ach_returns`;
+
+/** The Alert rule of domain/src/ach/classification.ts over a return row `r` and its legal name's balance. */
+const alertRule = (balance: RawBuilder<unknown>) =>
+  sql`(${balance} < 0 and coalesce(r.rsv_balance, 0) > 0 and r.legal_name_mids > 1)`;
+
 /**
- * The ACH rows' columns that depend on other rows (see the migration 2026_11_22_0040): the MID's reserve and
- * occurrence count, the legal name's MID count, its rejection balance (merchRejBal) and the Alert, by the rules
- * of domain/src/ach/classification.ts. With a legal name, only its rows (the edit call, after a change of an
- * amount); without, every row (the seed).
+ * The ACH rows' columns that depend on other rows (see the migrations 2026_11_22_0040 and 2026_11_24_0005): the
+ * MID's reserve and occurrence count, the legal name's MID count, its row of ach_legal_names (the rejection
+ * balance, merchRejBal, with its count and totals) and the Alert, by the rules of domain/src/ach/classification.ts.
+ * With a legal name, only its rows (to put one back exactly); without, every row (the seed).
  */
 export async function refreshAchDerived(db: Db, only?: { partnerId: number; legalName: string }) {
   if (only) {
-    await sql`update ach_returns r
-      set merch_rej_bal = g.total,
-          alert = g.total < 0 and coalesce(r.rsv_balance, 0) > 0 and r.legal_name_mids > 1
-      from (select coalesce(sum(row_balance), 0) as total from ach_returns
-            where partner_id = ${only.partnerId} and legal_name = ${only.legalName}) g
-      where r.partner_id = ${only.partnerId} and r.legal_name = ${only.legalName}
-        and (r.merch_rej_bal <> g.total
-             or r.alert <> (g.total < 0 and coalesce(r.rsv_balance, 0) > 0 and r.legal_name_mids > 1))`.execute(
+    await sql`delete from ach_legal_names where partner_id = ${only.partnerId} and legal_name = ${only.legalName}`.execute(
       db,
     );
+    await sql`insert into ach_legal_names (partner_id, legal_name, merch_rej_bal, returns, transaction_amount,
+        used_rsv, re_ran, sent_to_coll, write_off)
+      ${legalNameSums} where partner_id = ${only.partnerId} and legal_name = ${only.legalName}
+      group by partner_id, legal_name`.execute(db);
+    await sql`update ach_returns r set alert = ${alertRule(sql`ln.merch_rej_bal`)}
+      from ach_legal_names ln
+      where ln.partner_id = r.partner_id and ln.legal_name = r.legal_name
+        and r.partner_id = ${only.partnerId} and r.legal_name = ${only.legalName}
+        and r.alert <> ${alertRule(sql`ln.merch_rej_bal`)}`.execute(db);
     return;
   }
+  await sql`delete from ach_legal_names`.execute(db);
+  await sql`insert into ach_legal_names (partner_id, legal_name, merch_rej_bal, returns, transaction_amount, used_rsv,
+      re_ran, sent_to_coll, write_off)
+    ${legalNameSums} group by partner_id, legal_name`.execute(db);
   // One pass over every row: each index of the table is rewritten once, not once per column.
   await sql`update ach_returns r
     set rsv_hold = x.rsv_hold, rsv_ceiling = x.rsv_ceiling, rsv_balance = x.rsv_balance, occurrence = x.occurrence,
-        legal_name_mids = x.mids, merch_rej_bal = x.total,
+        legal_name_mids = x.mids,
         alert = x.total < 0 and coalesce(x.rsv_balance, 0) > 0 and x.mids > 1
     from (
-      select a.id, v.rsv_hold, v.rsv_ceiling, v.rsv_balance, o.n as occurrence, coalesce(l.n, 1) as mids, g.total
+      select a.id, v.rsv_hold, v.rsv_ceiling, v.rsv_balance, o.n as occurrence, coalesce(l.n, 1) as mids,
+             g.merch_rej_bal as total
       from ach_returns a
       join (select merchant_id, count(*) filter (where addenda_related like 'R%')::int as n
             from ach_returns group by merchant_id) o on o.merchant_id = a.merchant_id
-      join (select partner_id, legal_name, sum(row_balance) as total
-            from ach_returns group by partner_id, legal_name) g
-        on g.partner_id = a.partner_id and g.legal_name = a.legal_name
+      join ach_legal_names g on g.partner_id = a.partner_id and g.legal_name = a.legal_name
       left join ach_reserves v on v.merchant_id = a.merchant_id
       left join (select partner_id, legal_name, count(*)::int as n from merchants group by partner_id, legal_name) l
         on l.partner_id = a.partner_id and l.legal_name = a.legal_name
     ) x
     where x.id = r.id`.execute(db);
   await sql`delete from ach_totals`.execute(db);
-  await sql`insert into ach_totals (partner_id, returns, transaction_amount, used_rsv, re_ran, sent_to_coll, write_off)
-    select partner_id, count(*), sum(transaction_amount), coalesce(sum(used_rsv), 0), coalesce(sum(re_ran), 0),
-           coalesce(sum(sent_to_coll), 0), coalesce(sum(write_off), 0)
-    from ach_returns group by partner_id`.execute(db);
+  await sql`insert into ach_totals (partner_id, iso_name, returns, transaction_amount, used_rsv, re_ran, sent_to_coll,
+      write_off)
+    select partner_id, coalesce(iso_name, ''), count(*), sum(transaction_amount), coalesce(sum(used_rsv), 0),
+           coalesce(sum(re_ran), 0), coalesce(sum(sent_to_coll), 0), coalesce(sum(write_off), 0)
+    from ach_returns group by partner_id, coalesce(iso_name, '')`.execute(db);
 }
 
 const codes = (list: readonly string[]) => sql.join(list.map((c) => sql.lit(c)));
@@ -149,8 +166,9 @@ export type AchEditOutcome =
 
 /**
  * Applies one edit: the row is locked first, so two editors of the same row are serialised and the second sees
- * the first's version. A money change moves the legal name's rejection balance, so its rows' merchRejBal and
- * Alert are recomputed in the same transaction.
+ * the first's version. A money change moves the legal name's rejection balance and totals (one row of
+ * ach_legal_names, locked by the update, so edits of two rows of one legal name add up) and the ISO's totals;
+ * when the balance crosses zero, the Alert of the legal name's rows is recomputed, all in the same transaction.
  */
 export async function applyAchEdit(db: Db, edit: AchEdit): Promise<AchEditOutcome> {
   const column = sql.ref(ACH_EDIT_SQL_COLUMNS[edit.column]);
@@ -158,8 +176,10 @@ export async function applyAchEdit(db: Db, edit: AchEdit): Promise<AchEditOutcom
     version: number;
     partner_id: number;
     legal_name: string;
+    iso_name: string;
     old_value: string | null;
-  }>`select version, partner_id, legal_name, ${column}::text as old_value from ach_returns
+  }>`select version, partner_id, legal_name, coalesce(iso_name, '') as iso_name, ${column}::text as old_value
+     from ach_returns
      where id = ${edit.id} and historic = ${edit.historic ? 1 : 0} for update`.execute(db);
   const row = current.rows[0];
   if (!row) return { kind: 'not_found' };
@@ -183,10 +203,17 @@ export async function applyAchEdit(db: Db, edit: AchEdit): Promise<AchEditOutcom
     })
     .execute();
   if (ACH_EDIT_KINDS[edit.column] === 'money') {
-    await refreshAchDerived(db, { partnerId: row.partner_id, legalName: row.legal_name });
-    await sql`update ach_totals
-      set ${column} = ${column} - coalesce(${row.old_value}::numeric, 0) + coalesce(${edit.value}::numeric, 0)
-      where partner_id = ${row.partner_id}`.execute(db);
+    const delta = sql`(coalesce(${edit.value}::numeric, 0) - coalesce(${row.old_value}::numeric, 0))`;
+    const moved = await sql<{ crossed: boolean }>`update ach_legal_names
+      set merch_rej_bal = merch_rej_bal + ${delta}, ${column} = ${column} + ${delta}
+      where partner_id = ${row.partner_id} and legal_name = ${row.legal_name}
+      returning (merch_rej_bal < 0) <> (merch_rej_bal - ${delta} < 0) as crossed`.execute(db);
+    if (moved.rows[0]?.crossed !== false) {
+      // A missing row (none should be) is rebuilt from the returns; a crossing of zero moves the Alert.
+      await refreshAchDerived(db, { partnerId: row.partner_id, legalName: row.legal_name });
+    }
+    await sql`update ach_totals set ${column} = ${column} + ${delta}
+      where partner_id = ${row.partner_id} and iso_name = ${row.iso_name}`.execute(db);
   }
   return { kind: 'changed', oldValue: row.old_value, version: row.version + 1 };
 }

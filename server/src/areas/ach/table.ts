@@ -3,9 +3,10 @@ import { sql } from 'kysely';
 import type { TableSource } from '../../platform/tableQuery';
 
 /**
- * The ACH table (domain achTable is the whitelist). The derived columns are stored on the row, kept true by
- * the database (classification, from the row) and by the edit call (merchRejBal and Alert, from the legal
- * name's rows), so filtering and sorting by them uses indexes like any other column.
+ * The ACH table (domain achTable is the whitelist). The derived columns are stored, kept true by the database
+ * (classification, from the row) and by the edit call (Alert on the row; merchRejBal on the legal name's row of
+ * ach_legal_names, joined by its key where a query reads it), so filtering and sorting by them uses indexes like
+ * any other column.
  */
 export const achSource: TableSource<AchColumn> = {
   def: achTable,
@@ -37,7 +38,7 @@ export const achSource: TableSource<AchColumn> = {
     rsvCeiling: 'r.rsv_ceiling',
     rsvBalance: 'r.rsv_balance',
     occurrence: 'r.occurrence',
-    merchRejBal: 'r.merch_rej_bal',
+    merchRejBal: 'ln.merch_rej_bal',
     Alert: 'r.alert_label',
     datetimeWorked: 'r.datetime_worked',
     workedBy: 'r.worked_by',
@@ -46,6 +47,11 @@ export const achSource: TableSource<AchColumn> = {
     version: 'r.version',
   },
   from: 'ach_returns r',
+  lookup: {
+    join: 'join ach_legal_names ln on ln.partner_id = r.partner_id and ln.legal_name = r.legal_name',
+    columns: ['merchRejBal'],
+    key: 'r.id',
+  },
   searchable: ['IndividualIdentificationNumber', 'DBAName', 'LegalName'],
   tiebreak: 'r.id desc',
   // Every ISO's totals, kept by the seed and the edit call: the screen's first page need not sum every row.
@@ -54,6 +60,33 @@ export const achSource: TableSource<AchColumn> = {
       coalesce(sum(re_ran), 0)::text as "reRan", coalesce(sum(sent_to_coll), 0)::text as "sentToColl",
       coalesce(sum(write_off), 0)::text as "writeOff"
     from ach_totals`,
+  // A page filtered only by the balance counts and sums legal names, one filtered only by the ISO name ISOs.
+  rollups: [
+    {
+      from: 'ach_legal_names ln',
+      expressions: { merchRejBal: 'ln.merch_rej_bal' },
+      count: 'ln.returns',
+      totals: {
+        TransactionAmount: 'ln.transaction_amount',
+        usedRsv: 'ln.used_rsv',
+        reRan: 'ln.re_ran',
+        sentToColl: 'ln.sent_to_coll',
+        writeOff: 'ln.write_off',
+      },
+    },
+    {
+      from: 'ach_totals t',
+      expressions: { GroupLevel1Name: 't.iso_name' },
+      count: 't.returns',
+      totals: {
+        TransactionAmount: 't.transaction_amount',
+        usedRsv: 't.used_rsv',
+        reRan: 't.re_ran',
+        sentToColl: 't.sent_to_coll',
+        writeOff: 't.write_off',
+      },
+    },
+  ],
 };
 
 /** The SQL column of each editable column (a fixed map: the column name never comes from input). */
