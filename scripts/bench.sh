@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # npm run bench: runs server/bench/run.ts against PostgreSQL (with DATABASE_URL set, that server is used), then
 # server/bench/contention.ts (sign-in while a slow export and a trickled upload run) on PostgreSQL and on PGlite.
-# Otherwise a local cluster in data/bench-pg is created once (and the large demo data seeded once) and
-# reused by later runs; it is started for the run and stopped after it.
+# Otherwise a local cluster in data/bench-pg is created once (and the demo and large data seeded once, each in its
+# own database) and reused by later runs; it is started for the run and stopped after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # BENCH_ONLY=ach,partners runs only those sections of run.ts; the contention bench runs when BENCH_ONLY is
@@ -36,9 +36,25 @@ trap stop EXIT
 "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
   -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=1GB -c work_mem=32MB -c maintenance_work_mem=512MB -c max_wal_size=4GB -c synchronous_commit=off" \
   start >/dev/null
-"${as_pg[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U app -d postgres -tAc "select 1 from pg_database where datname = 'paydesk_bench'" | grep -q 1 \
-  || "${as_pg[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U app paydesk_bench
-DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/run.ts "$@"
+database() {
+  "${as_pg[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U app -d postgres -tAc "select 1 from pg_database where datname = '$1'" | grep -q 1 \
+    || "${as_pg[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U app "$1"
+}
+# Each figure at two scales: the demo scale (its own database, seeded once in about a minute) and the large one,
+# then side by side with the ratio (server/bench/compare.ts). BENCH_SCALES=large runs only the large scale.
+scales="${BENCH_SCALES:-demo,large}"
+if [[ ",$scales," == *,demo,* ]]; then
+  database paydesk_bench_demo
+  DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench_demo" BENCH_SCALE=demo \
+    BENCH_RESULTS="$dir/results-demo.json" npx tsx server/bench/run.ts "$@"
+fi
+database paydesk_bench
+rm -f "$dir/results-large.json"
+DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" BENCH_SCALE=large \
+  BENCH_RESULTS="$dir/results-large.json" npx tsx server/bench/run.ts "$@"
+if [[ ",$scales," == *,demo,* ]]; then
+  npx tsx server/bench/compare.ts "$dir/results-demo.json" "$dir/results-large.json"
+fi
 contention || exit 0
 DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/contention.ts postgres
 npx tsx server/bench/contention.ts pglite
