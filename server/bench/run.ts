@@ -12,6 +12,8 @@ import { migrateToLatest } from '../src/db/migrate';
 import { seedAchIfMissing } from '../src/db/seed/ach';
 import { seedBonusIfMissing } from '../src/db/seed/bonus';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
+import { seedPciIfMissing } from '../src/db/seed/pci';
+import { configurePiiKeys } from '../src/platform/pii';
 import { benchApp } from './benchApp';
 
 /**
@@ -29,6 +31,8 @@ if (!config.DATABASE_URL)
 const connected = await connect({ databaseUrl: config.DATABASE_URL });
 const { db, close } = connected;
 await migrateToLatest(db);
+// The seed writes PCI bank numbers encrypted: the bench database keeps its key in DATA_DIR like a demo server.
+configurePiiKeys(config);
 if (await isEmpty(db)) {
   // BENCH_SCALE=demo seeds the small scale: a quick check that a bench section runs, not a measurement.
   const scale = process.env.BENCH_SCALE === 'demo' ? 'demo' : 'large';
@@ -40,6 +44,8 @@ if (await isEmpty(db)) {
 if (await seedAchIfMissing(db, (l) => console.log(l))) console.log('Added the ACH returns');
 // Likewise the bonus module's specifications and past runs.
 if (await seedBonusIfMissing(db, (l) => console.log(l))) console.log('Added the bonus data');
+// Likewise the PCI merchants, configuration and past billing.
+if (await seedPciIfMissing(db, (l) => console.log(l))) console.log('Added the PCI data');
 
 // Tables a migration has just filled need their visibility map and statistics (a no-op when current).
 await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, applications, merchants, partners, merchant_monthly, ach_returns, ach_rate_window`.execute(
