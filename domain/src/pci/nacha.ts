@@ -35,7 +35,7 @@ export interface NachaEntry {
   /** DDA, digits only. */
   account: string;
   amount: Money;
-  /** Individual identification number: the MID. */
+  /** Individual identification number: the MID (its rightmost 15 characters, the field's width). */
   id: string;
   /** Individual name: the DBA. */
   name: string;
@@ -157,7 +157,7 @@ export function* nachaLines(options: NachaFileOptions, entries: Iterable<NachaEn
         e.routing +
         e.account.padEnd(17, ' ') +
         numeric(e.amount, 10) +
-        alpha(e.id, 15) +
+        alpha(e.id.slice(-15), 15) +
         alpha(e.name, 22) +
         '  ' +
         '0' +
