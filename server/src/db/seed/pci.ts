@@ -255,15 +255,13 @@ export async function seedPciIfMissing(db: Db, log?: (line: string) => void): Pr
   if (!state) return null;
   const existing = await db.selectFrom('pci_merchants').select('mid').limit(1).executeTakeFirst();
   if (existing) return null;
-  const report = await db
-    .transaction()
-    .execute((trx) =>
-      generatePci(trx, {
-        seed: state.seed,
-        today: new Date(state.caught_up_to).toISOString().slice(0, 10),
-        log,
-      }),
-    );
+  const report = await db.transaction().execute((trx) =>
+    generatePci(trx, {
+      seed: state.seed,
+      today: new Date(state.caught_up_to).toISOString().slice(0, 10),
+      log,
+    }),
+  );
   await sql`vacuum analyze pci_merchants, pci_billing`.execute(db);
   return report;
 }
