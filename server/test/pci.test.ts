@@ -1,4 +1,4 @@
-import { PCI_MESSAGES } from '@paydesk/domain';
+import { PCI_MESSAGES, pciEndpoints } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptPii, encryptPii } from '../src/platform/pii';
@@ -293,6 +293,21 @@ describe('the billing run', () => {
       const want = expected.get(row.mid);
       expect(row.iso_rev_share, row.mid).toBe(want?.share);
       expect(cents(row.amount_due), row.mid).toBe(want?.due);
+    }
+  });
+});
+
+describe('answers PostgreSQL writes as JSON', () => {
+  it('fit their output schemas exactly: nothing stripped, nothing refused', async () => {
+    for (const [endpoint, body] of [
+      [pciEndpoints.getBilling, lastMonth],
+      [pciEndpoints.getCommissions, lastMonth],
+    ] as const) {
+      const answer = (await finance.post(endpoint.path, body)).json() as Record<string, unknown>[];
+      expect(answer.length, endpoint.path).toBeGreaterThan(0);
+      const parsed = endpoint.output.safeParse(answer);
+      expect(parsed.success, endpoint.path).toBe(true);
+      expect(parsed.data).toEqual(answer);
     }
   });
 });
