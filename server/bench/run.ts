@@ -1035,6 +1035,11 @@ if (section('pci')) {
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
+  const admin = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email', '=', 'admin@paydesk.local')
+    .executeTakeFirstOrThrow();
   const runTimes: number[] = [];
   let entries = 0;
   let bytes = 0;
@@ -1045,7 +1050,7 @@ if (section('pci')) {
       .execute(async (trx) => {
         const outcome = await runPciBilling(trx, {
           month: thisMonth,
-          user: { id: 0, email: 'bench@paydesk.local' },
+          user: admin,
           ip: null,
           originator: originatorFrom(config),
         });

@@ -687,9 +687,10 @@ export interface PciMerchantsTable {
   /** Encrypted (platform/pii.ts). */
   dda_number: string | null;
   dda_last4: string | null;
-  billing_type: 'MTF' | 'ANF';
-  pci_fee: Decimal;
-  pci_noncomp_fee: Decimal;
+  /** The engine's answers under the current configuration (refreshMerchantFees); defaulted on insert. */
+  billing_type: ColumnType<'MTF' | 'ANF', 'MTF' | 'ANF' | undefined, 'MTF' | 'ANF'>;
+  pci_fee: ColumnType<string, string | number | undefined, string | number>;
+  pci_noncomp_fee: ColumnType<string, string | number | undefined, string | number>;
   updated_at: Timestamp;
   updated_by: string | null;
 }

@@ -91,14 +91,18 @@ export interface MerchantRecord extends PciMerchantFacts {
   dda_number: string | null;
 }
 
-/** The merchants' facts, by MID; `openOnly`: those open for PCI billing. */
-export async function merchantRecords(db: Db, options: { openOnly: boolean }): Promise<MerchantRecord[]> {
+/** The merchants' facts, by MID; `openOnly`: those open for PCI billing; `merchantId`: that merchant only. */
+export async function merchantRecords(
+  db: Db,
+  options: { openOnly: boolean; merchantId?: number },
+): Promise<MerchantRecord[]> {
   const { rows } = await sql<MerchantRecord>`select p.merchant_id, p.partner_id, p.mid, m.dba as dba_name,
       pa.account_name as iso_name, m.group_id, m.profile as merchant_profile, m.mcc, m.state, m.sponsor_bank,
       m.opened_on::text as open_date, p.pci_compliant, p.due_date::text as due_date, p.merchant_status,
       p.aba_number, p.dda_number
     from pci_merchants p join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id
-    ${options.openOnly ? sql`where p.merchant_status = ''` : sql``}
+    where true ${options.openOnly ? sql`and p.merchant_status = ''` : sql``}
+      ${options.merchantId === undefined ? sql`` : sql`and p.merchant_id = ${options.merchantId}`}
     order by p.mid`.execute(db);
   return rows;
 }
@@ -107,9 +111,9 @@ export async function merchantRecords(db: Db, options: { openOnly: boolean }): P
  * Stores each merchant's billing type and fees as the engine gives them under the current configuration (the
  * Merchants table shows, filters and sorts by them). Called after every configuration change and by the seed.
  */
-export async function refreshMerchantFees(db: Db): Promise<number> {
+export async function refreshMerchantFees(db: Db, merchantId?: number): Promise<number> {
   const config = await loadPciConfig(db);
-  const merchants = await merchantRecords(db, { openOnly: false });
+  const merchants = await merchantRecords(db, { openOnly: false, merchantId });
   const ids: number[] = [];
   const types: string[] = [];
   const program: string[] = [];

@@ -53,11 +53,17 @@ const reveals = (user: RequestUser) => hasPermission(user, 'pci_historic_edit');
 const clearOrNull = (stored: string | null) => (stored === null ? null : decryptPii(stored));
 
 /** Records that a list showed bank numbers in clear (never the values). */
-async function auditReveal(db: Db, user: RequestUser, req: FastifyRequest, what: string, rows: number) {
+async function auditReveal(
+  db: Db,
+  user: RequestUser,
+  req: FastifyRequest,
+  what: string,
+  rows: number | null,
+) {
   await audit(db, {
     actor: { id: user.id, email: user.email },
     action: 'pii.reveal',
-    subject: `${rows} ${what}`,
+    subject: rows === null ? what : `${rows} ${what}`,
     ip: req.ip,
     details: { field: 'T/R and DDA', capability: 'pci_historic_edit', rows },
   });
@@ -141,7 +147,7 @@ function revealingTableRoutes<Id extends string>(
         request.columns,
         table.base,
       );
-      if (reveal) await auditReveal(db, user, req, `${table.what} (export)`, 0);
+      if (reveal) await auditReveal(db, user, req, `${table.what} (an export of every filtered row)`, null);
       afterCommit(async (connection) => {
         await sendWorkbook(reply, table.file.name, table.file.sheet, columns, (addRows) =>
           rows.forEachChunk(connection, addRows).then(() => undefined),

@@ -247,6 +247,39 @@ export async function generatePci(
 }
 
 /**
+ * A merchant the live demo approves enters the PCI program: not yet compliant, due 90 days after opening, with
+ * bank numbers drawn from its MID (so the same merchant always gets the same ones), billed from then on.
+ */
+export async function enrollPciMerchant(db: Db, merchantId: number): Promise<void> {
+  const m = await db
+    .selectFrom('merchants')
+    .select(['mid', 'partner_id', 'opened_on'])
+    .where('id', '=', merchantId)
+    .executeTakeFirstOrThrow();
+  const random = new Random([...m.mid].reduce((h, ch) => (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0, 17));
+  const aba = routingNumber(random, false);
+  const dda = String(random.int(1, 9)) + String(random.int(0, 999_999_999)).padStart(9, '0');
+  await db
+    .insertInto('pci_merchants')
+    .values({
+      merchant_id: merchantId,
+      partner_id: m.partner_id,
+      mid: m.mid,
+      pci_compliant: false,
+      achieved_date: null,
+      due_date: addDays(String(m.opened_on).slice(0, 10), 90),
+      merchant_status: '',
+      aba_number: encryptPii(aba),
+      aba_last4: aba.slice(-4),
+      dda_number: encryptPii(dda),
+      dda_last4: dda.slice(-4),
+    })
+    .onConflict((oc) => oc.column('merchant_id').doNothing())
+    .execute();
+  await refreshMerchantFees(db, merchantId);
+}
+
+/**
  * A demo database seeded before the PCI tables existed (the bench database) gets its PCI data without a reseed,
  * as of the day its data reaches. Returns null when there was nothing to do.
  */
