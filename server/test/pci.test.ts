@@ -192,6 +192,9 @@ describe('the billing run', () => {
       .where('mid', '=', victim.mid)
       .execute();
 
+    // Nothing billed yet this month (an answer the cache keeps until the run writes billing rows).
+    expect((await sales.post('/api/pci/GetBilling', thisMonth)).json()).toEqual([]);
+
     const first = await finance.post('/api/pci/GetACHBilling', thisMonth);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.headers['content-disposition']).toContain('ACHBilling.txt');

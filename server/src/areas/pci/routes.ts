@@ -28,6 +28,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
+import { cachedAnswer } from '../../platform/answerCache';
 import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, jsonText, route } from '../../platform/http';
@@ -220,20 +221,31 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
 
   // ------------------------------------------------------------ billing and commissions
 
-  // A month is every open merchant (86,000 rows at the large scale): PostgreSQL writes the JSON (see JsonText).
+  // A month is every open merchant (86,000 rows at the large scale): PostgreSQL writes the JSON (see JsonText),
+  // kept per ISO scope and month until a billing row, merchant or partner changes (platform/answerCache.ts).
   route(app, deps, {
     endpoint: pciEndpoints.getBilling,
     access: 'session',
     scope: 'iso',
-    handler: async ({ db, input }) => {
+    handler: async ({ db, input, user }) => {
       const month = billingMonth(input);
-      const { rows } = await sql<{ j: string }>`select coalesce(json_agg(json_build_object('mid', b.mid,
+      return jsonText(
+        await cachedAnswer(
+          deps.db,
+          db,
+          'pci_billing',
+          `${user.isoId ?? 'staff'}:billing:${month}`,
+          async () => {
+            const { rows } = await sql<{ j: string }>`select coalesce(json_agg(json_build_object('mid', b.mid,
           'dba_name', m.dba, 'iso_name', pa.account_name, 'merchant_profile', m.profile,
           'open_date', m.opened_on::text, 'billing_flag', b.billing_flag, 'created_date', b.created_date::text,
           'processed_date', b.processed_date::text, 'amount', b.amount::text) order by b.mid), '[]')::text as j
         from pci_billing b join merchants m on m.id = b.merchant_id join partners pa on pa.id = b.partner_id
         where b.month = ${month}::date`.execute(db);
-      return jsonText(rows[0]?.j ?? '[]');
+            return rows[0]?.j ?? '[]';
+          },
+        ),
+      );
     },
   });
 
@@ -241,16 +253,26 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: pciEndpoints.getCommissions,
     access: 'session',
     scope: 'iso',
-    handler: async ({ db, input }) => {
+    handler: async ({ db, input, user }) => {
       const month = billingMonth(input);
-      const { rows } = await sql<{ j: string }>`select coalesce(json_agg(json_build_object('mid', b.mid,
+      return jsonText(
+        await cachedAnswer(
+          deps.db,
+          db,
+          'pci_billing',
+          `${user.isoId ?? 'staff'}:commissions:${month}`,
+          async () => {
+            const { rows } = await sql<{ j: string }>`select coalesce(json_agg(json_build_object('mid', b.mid,
           'dba_name', m.dba, 'iso_name', pa.account_name, 'merchant_profile', m.profile,
           'billing_flag', b.billing_flag, 'date_billed', b.created_date::text,
           'iso_rev_share', b.iso_rev_share::text, 'iso_cost', b.iso_cost::text, 'amount_billed', b.amount::text,
           'amount_due', b.amount_due::text) order by pa.account_name, b.mid), '[]')::text as j
         from pci_billing b join merchants m on m.id = b.merchant_id join partners pa on pa.id = b.partner_id
         where b.month = ${month}::date and b.iso_rev_share is not null`.execute(db);
-      return jsonText(rows[0]?.j ?? '[]');
+            return rows[0]?.j ?? '[]';
+          },
+        ),
+      );
     },
   });
 

@@ -108,9 +108,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'create index pci_billing_month_mid on pci_billing (month, mid)',
     'create index pci_billing_commissions on pci_billing (month, mid) where iso_rev_share is not null',
     'create index pci_billing_partner on pci_billing (partner_id, month)',
+    // The Merchants table's sorts by the PCI record's own columns read these (the default, by MID, reads the
+    // open merchants' index above).
+    `create index pci_merchants_noncomp_fee on pci_merchants (pci_noncomp_fee, merchant_id) where merchant_status = ''`,
+    `create index pci_merchants_fee on pci_merchants (pci_fee, merchant_id) where merchant_status = ''`,
+    `create index pci_merchants_due on pci_merchants (due_date, merchant_id) where merchant_status = ''`,
+    `create index pci_merchants_achieved on pci_merchants (achieved_date, merchant_id) where merchant_status = ''`,
+    // A month's billing and commissions are answered from a cache (platform/answerCache.ts) kept per version of
+    // the tables they read.
+    `insert into answer_versions (name) values ('pci_billing')`,
+    ...['pci_billing', 'merchants', 'partners'].map(
+      (
+        table,
+      ) => `create trigger ${table}_pci_billing_answer_version after insert or update or delete or truncate
+         on ${table} for each statement execute function paydesk_bump_answer_version('pci_billing')`,
+    ),
   ]);
   await scopeToIso(db, 'pci_merchants');
   await scopeToIso(db, 'pci_billing');
+  // Rev shares carry partner_id: scoped like every such table, though the ISO role has no grant on them at all.
+  await scopeToIso(db, 'pci_rev_shares');
   await hideFromIsoRole(db, [
     'pci_default_fees',
     'pci_default_frequency',
