@@ -175,6 +175,13 @@ describe('the billing run', () => {
     if (next.month !== thisMonth.month)
       expect((await finance.post('/api/pci/GetACHBilling', next)).json().message).toMatch(/not started/);
     expect((await finance.post('/api/pci/GetBilling', { year: 2021, month: 5 })).statusCode).toBe(400);
+    // A month long past that was never run is not billed now.
+    const old = await finance.post('/api/pci/GetACHBilling', { year: 2022, month: 1 });
+    expect(old.statusCode).toBe(400);
+    expect(old.json().message).toMatch(/current or the previous month/);
+    expect(
+      await t.db.selectFrom('pci_billing_runs').select('id').where('month', '=', '2022-01-01').execute(),
+    ).toEqual([]);
   });
 
   it('writes a valid NACHA file that matches the billing rows; a second run answers the same file', async () => {
