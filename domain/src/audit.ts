@@ -23,6 +23,9 @@ export const AUDIT_ACTIONS = [
   'bonus.run',
   'bonus.spec',
   'bonus.mark',
+  'pci.billing_run',
+  'pci.config',
+  'pci.merchant',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -49,6 +52,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'bonus.run': 'Bonus run',
   'bonus.spec': 'Bonus specification changed',
   'bonus.mark': 'Bonus row marked',
+  'pci.billing_run': 'PCI billing run',
+  'pci.config': 'PCI configuration changed',
+  'pci.merchant': 'PCI old merchant changed',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -192,7 +198,11 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
     case 'bonus.run':
     case 'bonus.spec':
     case 'bonus.mark':
-      // The bonus area words its entries as it writes them: they are the bonus Activity Logs tab (log type BNS).
+    // The bonus area words its entries as it writes them: they are the bonus Activity Logs tab (log type BNS).
+    case 'pci.billing_run':
+    case 'pci.config':
+    case 'pci.merchant':
+      // The PCI area words its entries as it writes them (areas/pci).
       return typeof facts.description === 'string' ? facts.description : AUDIT_ACTION_LABELS[action];
   }
 }

@@ -6,12 +6,15 @@ import { addMonths, lastDueWindow, monthStart } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { runWindow } from '../src/areas/bonus/run';
+import { originatorFrom, runPciBilling } from '../src/areas/pci/billingRun';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedAchIfMissing } from '../src/db/seed/ach';
 import { seedBonusIfMissing } from '../src/db/seed/bonus';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
+import { seedPciIfMissing } from '../src/db/seed/pci';
+import { configurePiiKeys } from '../src/platform/pii';
 import { benchApp } from './benchApp';
 
 /**
@@ -29,6 +32,8 @@ if (!config.DATABASE_URL)
 const connected = await connect({ databaseUrl: config.DATABASE_URL });
 const { db, close } = connected;
 await migrateToLatest(db);
+// The seed writes PCI bank numbers encrypted: the bench database keeps its key in DATA_DIR like a demo server.
+configurePiiKeys(config);
 if (await isEmpty(db)) {
   // BENCH_SCALE=demo seeds the small scale: scripts/bench.sh runs it beside the large one, to show what grows.
   const scale = process.env.BENCH_SCALE === 'demo' ? 'demo' : 'large';
@@ -40,9 +45,11 @@ if (await isEmpty(db)) {
 if (await seedAchIfMissing(db, (l) => console.log(l))) console.log('Added the ACH returns');
 // Likewise the bonus module's specifications and past runs.
 if (await seedBonusIfMissing(db, (l) => console.log(l))) console.log('Added the bonus data');
+// Likewise the PCI merchants, configuration and past billing.
+if (await seedPciIfMissing(db, (l) => console.log(l))) console.log('Added the PCI data');
 
 // Tables a migration has just filled need their visibility map and statistics (a no-op when current).
-await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, applications, merchants, partners, merchant_monthly, ach_returns, ach_rate_window`.execute(
+await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, applications, merchants, partners, merchant_monthly, ach_returns, ach_rate_window, pci_merchants, pci_billing`.execute(
   db,
 );
 
@@ -120,7 +127,7 @@ console.log(
 
 /**
  * BENCH_ONLY=tables,ach (comma-separated section names) runs only those sections; unset runs them all.
- * Sections: tables, sales, financial, partners, processing, ach, spreadsheets (and any added below).
+ * Sections: tables, sales, financial, partners, processing, ach, bonus, pci, spreadsheets (and any added below).
  */
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -986,6 +993,131 @@ if (section('bonus')) {
     });
   }
   printTable('Bonus (runs in a rolled-back transaction; reads through the HTTP stack)', bonusRows);
+}
+
+if (section('pci')) {
+  /** Thrown to roll a measured run back. */
+  class RollBack extends Error {}
+  const pciRows: Record<string, string>[] = [];
+  // The Merchants table: the first page, a DBA prefix, a sort by fee, the non-compliant ones; beside each, the
+  // same question as straightforward SQL.
+  const merchantQueries: [string, object, ReturnType<typeof sql>][] = [
+    [
+      'first page',
+      {},
+      sql`select p.mid, m.dba from pci_merchants p join merchants m on m.id = p.merchant_id
+        where p.merchant_status = '' order by p.mid limit 25`,
+    ],
+    [
+      'DBA starts with "gol"',
+      { filters: [{ id: 'dba_name', kind: 'text', value: 'gol' }] },
+      sql`select p.mid, m.dba from pci_merchants p join merchants m on m.id = p.merchant_id
+        where p.merchant_status = '' and lower(m.dba) like 'gol%' order by p.mid limit 25`,
+    ],
+    [
+      'sorted by Non-Comp Fee',
+      { sort: [{ id: 'pci_noncomp_fee', desc: true }] },
+      sql`select p.mid from pci_merchants p where p.merchant_status = '' order by p.pci_noncomp_fee desc, p.merchant_id limit 25`,
+    ],
+    [
+      'Non-Compliant',
+      { filters: [{ id: 'pci_compliant', kind: 'select', values: ['Non-Compliant'] }] },
+      sql`select p.mid from pci_merchants p where p.merchant_status = '' and not p.pci_compliant order by p.mid limit 25`,
+    ],
+  ];
+  for (const [name, body, plain] of merchantQueries) {
+    const d = await timed(() => post('/api/app/pci/merchants/query', body), RUNS);
+    const b = await timed(() => plain.execute(db), BASELINE_RUNS);
+    pciRows.push({
+      question: `Merchants table: ${name}`,
+      p50: ms(d.p50),
+      p95: ms(d.p95),
+      target: `p95 ≤ 50 ms ${d.p95 <= 50 ? '✓' : '✗'}`,
+      straightforward_p50: ms(b.p50),
+      straightforward_p95: ms(b.p95),
+    });
+  }
+
+  // The current month's billing run over every open merchant, with its NACHA file, in a transaction rolled back
+  // so each measurement starts from the same rows; the process's resident memory is sampled throughout.
+  const already = await db
+    .selectFrom('pci_billing_runs')
+    .select('id')
+    .where('month', '=', thisMonth)
+    .executeTakeFirst();
+  if (already)
+    console.log(
+      `The bench database has already billed ${thisMonth.slice(0, 7)}: the run answers its kept file.`,
+    );
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const admin = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email', '=', 'admin@paydesk.local')
+    .executeTakeFirstOrThrow();
+  const runTimes: number[] = [];
+  let entries = 0;
+  let bytes = 0;
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        const outcome = await runPciBilling(trx, {
+          month: thisMonth,
+          user: admin,
+          ip: null,
+          originator: originatorFrom(config),
+        });
+        entries = outcome.run.entries;
+        bytes = outcome.file.length;
+        throw new RollBack();
+      })
+      .catch((e) => {
+        if (!(e instanceof RollBack)) throw e;
+      });
+    runTimes.push(performance.now() - start);
+  }
+  clearInterval(sampler);
+  const worstRun = Math.max(...runTimes);
+  const peakMb = Math.round(peak / 1_048_576);
+  pciRows.push({
+    question: `billing run ${thisMonth.slice(0, 7)}: ${entries} debits, file ${(bytes / 1_048_576).toFixed(1)} MB (process ${Math.round(before / 1_048_576)} MB before, peak ${peakMb} MB)`,
+    p50: ms(percentile(runTimes, 50)),
+    p95: ms(worstRun),
+    target: `≤ 10 s ${worstRun <= 10_000 ? '✓' : '✗'}, ≤ 400 MB ${peakMb <= 400 ? '✓' : '✗'}`,
+    straightforward_p50: '—',
+    straightforward_p95: '—',
+  });
+
+  // GetCommissions of the last billed month (every ISO's rows, as internal staff read it).
+  const commissionMonth = addMonths(thisMonth, -1);
+  const body = { year: Number(commissionMonth.slice(0, 4)), month: Number(commissionMonth.slice(5, 7)) };
+  const commissions = (await post('/api/pci/GetCommissions', body)).json().length as number;
+  const d = await timed(() => post('/api/pci/GetCommissions', body), RUNS);
+  const b = await timed(
+    () =>
+      sql`select b.mid, m.dba, pa.account_name, b.amount, b.iso_cost, b.iso_rev_share, b.amount_due
+        from pci_billing b join merchants m on m.id = b.merchant_id join partners pa on pa.id = b.partner_id
+        where b.month = ${commissionMonth}::date and b.iso_rev_share is not null order by pa.account_name, b.mid`.execute(
+        db,
+      ),
+    BASELINE_RUNS,
+  );
+  pciRows.push({
+    question: `GetCommissions ${commissionMonth.slice(0, 7)} (${commissions} rows)`,
+    p50: ms(d.p50),
+    p95: ms(d.p95),
+    target: `p95 ≤ 100 ms ${d.p95 <= 100 ? '✓' : '✗'}`,
+    straightforward_p50: ms(b.p50),
+    straightforward_p95: ms(b.p95),
+  });
+  console.log('\nPCI (reads through the HTTP stack; the billing run in a rolled-back transaction)');
+  console.table(pciRows);
 }
 
 if (section('spreadsheets')) {

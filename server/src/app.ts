@@ -16,6 +16,7 @@ import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
 import { partnerRoutes } from './areas/partners/routes';
+import { pciRoutes } from './areas/pci/routes';
 import { processingRoutes } from './areas/processing/routes';
 import { reportRoutes } from './areas/reports/routes';
 import { savedReportRoutes } from './areas/reports/savedReports';
@@ -119,6 +120,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   processingRoutes(app, deps);
   achRoutes(app, deps);
   bonusRoutes(app, deps);
+  pciRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

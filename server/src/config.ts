@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validRoutingNumber } from '@paydesk/domain';
 import { z } from 'zod';
 import { parseOldPiiKeys, parsePiiKey } from './platform/pii';
 
@@ -62,6 +63,24 @@ const schema = z.object({
       ctx.addIssue({ code: 'custom', message: parsed.error });
       return z.NEVER;
     }),
+  /**
+   * The originator of the PCI ACH billing file (docs/pci.md): PayDesk's bank (ODFI) and company as the bank
+   * knows them. The defaults are demo values that no bank accepts; production sets its own.
+   */
+  PCI_ACH_ODFI_ROUTING: z
+    .string()
+    .default('123456780')
+    .refine(
+      validRoutingNumber,
+      'PCI_ACH_ODFI_ROUTING must be a 9-digit routing number with a valid check digit',
+    ),
+  PCI_ACH_ODFI_NAME: z.string().min(1).max(23).default('PAYDESK DEMO BANK'),
+  PCI_ACH_COMPANY_NAME: z.string().min(1).max(16).default('PAYDESK'),
+  PCI_ACH_COMPANY_ID: z
+    .string()
+    .regex(/^[0-9A-Za-z ]{10}$/, 'PCI_ACH_COMPANY_ID is 10 characters (usually 1 and the 9-digit EIN)')
+    .default('1000000001'),
+  PCI_ACH_ENTRY_DESCRIPTION: z.string().min(1).max(10).default('PCI FEES'),
   /**
    * The CRM that partners are imported from and new groups are created in. With SALESFORCE_USERNAME and
    * SALESFORCE_PASSWORD set, Salesforce (platform/crm/salesforce.ts); otherwise the sandbox CRM in PayDesk's own

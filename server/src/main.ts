@@ -7,17 +7,21 @@ import { migrateToLatest } from './db/migrate';
 import { seedAchIfMissing } from './db/seed/ach';
 import { seedBonusIfMissing } from './db/seed/bonus';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
+import { seedPciIfMissing } from './db/seed/pci';
 import { jobDefinitionsFor, liveDemoJob } from './jobs';
 import { crmFromConfig } from './platform/crm';
 import { randomToken } from './platform/crypto';
 import { Jobs } from './platform/jobs';
 import { Mailer } from './platform/mailer';
-import { localPiiKey, usePiiKeys } from './platform/pii';
+import { configurePiiKeys } from './platform/pii';
 
 const config = loadConfig();
 const connected = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
 const { db, kind, close } = connected;
 await migrateToLatest(db);
+// Without PII_KEY, sensitive fields use a key made once and kept in the local data folder; set before the demo
+// seed, which writes bank numbers.
+configurePiiKeys(config);
 
 /** The demo password is chosen at the first seed (or taken from DEMO_PASSWORD) and kept in the local data folder. */
 const credentialsFile = path.join(config.DATA_DIR, 'demo-credentials.txt');
@@ -42,20 +46,9 @@ if (config.SEED_DEMO === 'true') {
   if (ach) console.log(`Added ${ach.returns} ACH returns to the demo data.`);
   const bonus = await seedBonusIfMissing(db, (l) => console.log(l));
   if (bonus) console.log(`Added ${bonus.runs} bonus runs to the demo data.`);
+  const pci = await seedPciIfMissing(db, (l) => console.log(l));
+  if (pci) console.log(`Added ${pci.merchants} PCI merchants to the demo data.`);
 }
-
-/** Without PII_KEY, sensitive fields use a key made once and kept in the local data folder. */
-let piiKey = config.PII_KEY;
-if (!piiKey) {
-  const piiKeyFile = path.join(config.DATA_DIR, 'pii-key.txt');
-  const local = localPiiKey(piiKeyFile);
-  piiKey = local.key;
-  console.warn(
-    `Warning: PII_KEY is unset; sensitive fields use the local key ${local.created ? 'just made in' : 'in'} ${piiKeyFile}. ` +
-      'Set PII_KEY for production and keep it backed up: values cannot be read without their key.',
-  );
-}
-usePiiKeys({ current: piiKey, old: config.PII_KEYS_OLD });
 
 const jobLog = {
   info: (obj: unknown, msg?: string) => app.log.info(obj, msg),

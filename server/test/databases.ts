@@ -4,6 +4,7 @@ import type { Connected } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedDemo } from '../src/db/seed/index';
 import { Jobs } from '../src/platform/jobs';
+import { type PiiKey, parsePiiKey, usePiiKeys } from '../src/platform/pii';
 
 /**
  * The demo database every API test file starts from. globalSetup.ts migrates and seeds it once per run;
@@ -21,7 +22,15 @@ declare module 'vitest' {
 
 export const DEMO_PASSWORD = 'Demo-Pass-2026!';
 
+/**
+ * The key of sensitive fields in the test databases: the seed writes the PCI bank numbers with it in the global
+ * setup, and every test file reads them with it.
+ */
+export const TEST_PII_KEY = parsePiiKey(Buffer.alloc(32, 7).toString('base64')) as PiiKey;
+export const useTestPiiKey = () => usePiiKeys({ current: TEST_PII_KEY, old: [] });
+
 export async function migrateAndSeed(c: Connected): Promise<void> {
+  useTestPiiKey();
   await migrateToLatest(c.db);
   await installJobSchema(c);
   await seedDemo(c.db, { password: DEMO_PASSWORD, scale: 'test' });

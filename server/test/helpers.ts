@@ -20,6 +20,7 @@ import {
   installJobSchema,
   silentLog,
   uniqueName,
+  useTestPiiKey,
   waitUntilUnused,
 } from './databases';
 
@@ -113,6 +114,7 @@ export function startTestJobs(
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  useTestPiiKey();
   const connected = options.connected ?? (await testDatabase());
   const { db, kind } = connected;
   const config = loadConfig({

@@ -217,8 +217,19 @@ export type MonthExportBody = z.input<typeof monthExportBody>;
 
 // ---------------------------------------------------------------- saved reports
 
-/** Which table a saved report belongs to (self serve and residual share the spec's calls). */
-export const REPORT_TABLES = ['selfserve', 'residual', 'ach'] as const;
+/**
+ * Which table a saved report belongs to (self serve, residual and the PCI tables share the spec's calls; the
+ * spec gives PCI none of its own).
+ */
+export const REPORT_TABLES = [
+  'selfserve',
+  'residual',
+  'ach',
+  'pci_merchants',
+  'pci_billing',
+  'pci_commissions',
+  'pci_old_merchants',
+] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 
 const reportTable = z.enum(REPORT_TABLES).default('selfserve');

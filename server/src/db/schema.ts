@@ -73,6 +73,14 @@ export interface Database {
   bonus_runs: BonusRunsTable;
   bonus_rows: BonusRowsTable;
   clawback_rows: ClawbackRowsTable;
+  pci_merchants: PciMerchantsTable;
+  pci_default_fees: { fee_flag: 'MTF' | 'ANF' | 'NCF'; amount: Decimal; iso_cost: Decimal };
+  pci_default_frequency: { only_row: Generated<boolean>; frequency: 'MTF' | 'ANF' };
+  pci_fees: PciFeesTable;
+  pci_frequencies: PciFrequenciesTable;
+  pci_rev_shares: { id: Generated<number>; partner_id: number; rev_share: Decimal; effective_date: DateOnly };
+  pci_billing_runs: PciBillingRunsTable;
+  pci_billing: PciBillingTable;
   ach_history: AchHistoryTable;
   ach_debit_entries: { merchant_id: number; partner_id: number; day: DateOnly; entries: number };
   ach_rate_window: AchRateWindowTable;
@@ -674,4 +682,70 @@ export interface ClawbackRowsTable {
   do_not_clawback: Generated<boolean>;
   worked_datetime: NullableTimestamp;
   worked_by: string | null;
+}
+
+/** PCI compliance (migration 2026_11_24_0020, docs/pci.md). */
+export interface PciMerchantsTable {
+  merchant_id: number;
+  partner_id: number;
+  mid: string;
+  pci_compliant: boolean;
+  achieved_date: DateOnly | null;
+  due_date: DateOnly | null;
+  merchant_status: '' | 'C';
+  /** Encrypted (platform/pii.ts). */
+  aba_number: string | null;
+  aba_last4: string | null;
+  /** Encrypted (platform/pii.ts). */
+  dda_number: string | null;
+  dda_last4: string | null;
+  /** The engine's answers under the current configuration (refreshMerchantFees); defaulted on insert. */
+  billing_type: ColumnType<'MTF' | 'ANF', 'MTF' | 'ANF' | undefined, 'MTF' | 'ANF'>;
+  pci_fee: ColumnType<string, string | number | undefined, string | number>;
+  pci_noncomp_fee: ColumnType<string, string | number | undefined, string | number>;
+  updated_at: Timestamp;
+  updated_by: string | null;
+}
+export interface PciFeesTable {
+  id: Generated<number>;
+  fee_flag: 'MTF' | 'ANF' | 'NCF' | 'SMF';
+  amount: Decimal;
+  iso_cost: Decimal;
+  filter_id: number;
+  filter_value: string;
+  filter_operator_id: number;
+  fee_group: number;
+}
+export interface PciFrequenciesTable {
+  id: Generated<number>;
+  frequency: 'MTF' | 'ANF';
+  filter_id: number;
+  filter_value: string;
+  filter_operator_id: number;
+  frequency_group: number;
+}
+export interface PciBillingRunsTable {
+  id: Generated<number>;
+  month: DateOnly;
+  created_at: Timestamp;
+  created_by: string;
+  entries: number;
+  total_debit: Decimal;
+  skipped: ColumnType<unknown, string, string>;
+  file: string;
+}
+export interface PciBillingTable {
+  id: Generated<number>;
+  month: DateOnly;
+  run_id: number;
+  merchant_id: number;
+  partner_id: number;
+  mid: string;
+  billing_flag: 'MTF' | 'ANF' | 'NCF';
+  amount: Decimal;
+  iso_cost: Decimal;
+  iso_rev_share: NullableDecimal;
+  amount_due: NullableDecimal;
+  created_date: DateOnly;
+  processed_date: DateOnly | null;
 }

@@ -14,7 +14,8 @@ import type { Db } from '../db/connect';
 const MAX_ENTRIES = 64;
 const caches = new WeakMap<Db, Map<string, { version: string; text: string }>>();
 
-export type AnswerName = 'partners';
+/** partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions). */
+export type AnswerName = 'partners' | 'pci_billing';
 
 /** `database` is the application's Db (the cache's key), `trx` the request's transaction. */
 export async function cachedAnswer(

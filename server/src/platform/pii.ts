@@ -209,3 +209,25 @@ export async function revealPii(db: Db, reveal: PiiReveal): Promise<string> {
   });
   return value;
 }
+
+/**
+ * Sets the keys from configuration: PII_KEY (and PII_KEYS_OLD), or without PII_KEY a key made once and kept in
+ * DATA_DIR/pii-key.txt, with a warning. Called before anything reads or writes a sensitive field (the demo seed
+ * writes bank numbers).
+ */
+export function configurePiiKeys(
+  config: { PII_KEY?: PiiKey | undefined; PII_KEYS_OLD: PiiKey[]; DATA_DIR: string },
+  warn: (line: string) => void = console.warn,
+): void {
+  let current = config.PII_KEY;
+  if (!current) {
+    const piiKeyFile = path.join(config.DATA_DIR, 'pii-key.txt');
+    const local = localPiiKey(piiKeyFile);
+    current = local.key;
+    warn(
+      `Warning: PII_KEY is unset; sensitive fields use the local key ${local.created ? 'just made in' : 'in'} ${piiKeyFile}. ` +
+        'Set PII_KEY for production and keep it backed up: values cannot be read without their key.',
+    );
+  }
+  usePiiKeys({ current, old: config.PII_KEYS_OLD });
+}

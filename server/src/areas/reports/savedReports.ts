@@ -2,6 +2,10 @@ import {
   achTable,
   filterPairs,
   filtersFromPairs,
+  pciBillingTable,
+  pciCommissionsTable,
+  pciMerchantsTable,
+  pciOldMerchantsTable,
   type ReportTable,
   residualTable,
   savedColumns,
@@ -132,6 +136,10 @@ const TABLE_DEFS: Record<ReportTable, TableDef> = {
   selfserve: selfServeTable,
   residual: residualTable,
   ach: achTable,
+  pci_merchants: pciMerchantsTable,
+  pci_billing: pciBillingTable,
+  pci_commissions: pciCommissionsTable,
+  pci_old_merchants: pciOldMerchantsTable,
 };
 
 /** `filtr` in the spec's form (a list of column-to-value pairs) or PayDesk's object form; stored as the object. */

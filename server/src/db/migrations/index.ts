@@ -34,6 +34,7 @@ import * as achRateRanking from './2026_11_23_0006_ach_rate_ranking';
 import * as bonus from './2026_11_23_0030_bonus';
 import * as achLegalNames from './2026_11_24_0005_ach_legal_names';
 import * as merchantFilterIndex from './2026_11_24_0006_merchant_filter_index';
+import * as pci from './2026_11_24_0020_pci';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0030_bonus': bonus,
   '2026_11_24_0005_ach_legal_names': achLegalNames,
   '2026_11_24_0006_merchant_filter_index': merchantFilterIndex,
+  '2026_11_24_0020_pci': pci,
 };

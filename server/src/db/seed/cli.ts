@@ -1,9 +1,11 @@
 import { loadConfig } from '../../config';
+import { configurePiiKeys } from '../../platform/pii';
 import { connect } from '../connect';
 import { migrateToLatest } from '../migrate';
 import { seedAchIfMissing } from './ach';
 import { seedBonusIfMissing } from './bonus';
 import { isEmpty, seedDemo } from './index';
+import { seedPciIfMissing } from './pci';
 
 /**
  * Seeds the configured database (DATABASE_URL or the embedded one) at SEED_SCALE if it is empty:
@@ -12,6 +14,7 @@ import { isEmpty, seedDemo } from './index';
 const config = loadConfig();
 const { db, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
 await migrateToLatest(db);
+configurePiiKeys(config);
 if (await isEmpty(db)) {
   const password = config.DEMO_PASSWORD;
   if (!password) throw new Error('Set DEMO_PASSWORD for the demo users of the seeded database');
@@ -22,6 +25,8 @@ if (await isEmpty(db)) {
   const ach = await seedAchIfMissing(db, (l) => console.log(l));
   const bonus = await seedBonusIfMissing(db, (l) => console.log(l));
   if (bonus) console.log(`Added ${bonus.runs} bonus runs.`);
+  const pci = await seedPciIfMissing(db, (l) => console.log(l));
+  if (pci) console.log(`Added ${pci.merchants} PCI merchants.`);
   console.log(
     ach
       ? `The database already had data; added ${ach.returns} ACH returns and ${ach.entries} ACH debit entry days.`

@@ -7,6 +7,7 @@ import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { generateBonus, seedBonusMerchantFacts } from './bonus';
 import { demoPartners } from './partners';
+import { generatePci } from './pci';
 import { Random, WeightedTable } from './random';
 import {
   BUSINESS_WORDS,
@@ -326,6 +327,7 @@ export async function generateMerchantData(
     log('  rollups and Self Serve rows');
     await generateAch(trx, { seed, today, log });
     await generateBonus(trx, { today, log });
+    await generatePci(trx, { seed, today, log });
 
     // The marker of a demo database (see live.ts).
     await trx

@@ -20,6 +20,7 @@ import {
   SCALES,
   type SeededPartner,
 } from './generate';
+import { enrollPciMerchant } from './pci';
 import { Random } from './random';
 import { bankHolidays } from './reference';
 import { md5Of, uniform } from './sqlNoise';
@@ -494,6 +495,7 @@ async function approve(db: Db, a: PlannedApproval): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   await assignMerchantFacts(db, id);
+  await enrollPciMerchant(db, id);
   const isoDate = (n: number | null) => (n === null ? null : isoDay(n));
   await db
     .insertInto('demo_merchant_params')

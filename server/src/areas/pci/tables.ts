@@ -1,0 +1,115 @@
+import {
+  type PciBillingColumn,
+  type PciCommissionColumn,
+  type PciMerchantColumn,
+  type PciOldMerchantColumn,
+  pciBillingTable,
+  pciCommissionsTable,
+  pciMerchantsTable,
+  pciOldMerchantsTable,
+} from '@paydesk/domain';
+import { sql } from 'kysely';
+import { decryptPii } from '../../platform/pii';
+import type { TableSource } from '../../platform/tableQuery';
+
+/**
+ * The four PCI tables (the domain definitions are the whitelist). T/R and DDA are stored encrypted: for most
+ * users the column is the masked form made from the stored last four; for historic-merchant editors it is the
+ * stored value, decrypted as the row leaves (`present`).
+ */
+
+const MASKED_ROUTING = `(case when p.aba_last4 is null then null else '•••••' || p.aba_last4 end)`;
+const MASKED_ACCOUNT = `(case when p.dda_last4 is null then null else '••••' || p.dda_last4 end)`;
+const clear = (stored: unknown) => (typeof stored === 'string' ? decryptPii(stored) : null);
+
+const merchantJoins = 'join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id';
+
+/** Merchants open for PCI billing; `reveal`: T/R and DDA in clear. */
+export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn> {
+  return {
+    def: pciMerchantsTable,
+    expressions: {
+      mid: 'p.mid',
+      dba_name: 'm.dba',
+      iso_name: 'pa.account_name',
+      merchant_profile: 'm.profile',
+      open_date: 'm.opened_on',
+      pci_compliant: `(case when p.pci_compliant then 'Compliant' else 'Non-Compliant' end)`,
+      achieved_date: 'p.achieved_date',
+      due_date: 'p.due_date',
+      billing_type: 'p.billing_type',
+      pci_fee: 'p.pci_fee',
+      pci_noncomp_fee: 'p.pci_noncomp_fee',
+      tr: reveal ? 'p.aba_number' : MASKED_ROUTING,
+      dda: reveal ? 'p.dda_number' : MASKED_ACCOUNT,
+    },
+    // The open merchants as a derived table, so the whole-table count below needs no join.
+    from: `(select * from pci_merchants where merchant_status = '') p ${merchantJoins}`,
+    searchable: ['mid', 'dba_name'],
+    tiebreak: 'p.merchant_id',
+    ...(reveal ? { present: { tr: clear, dda: clear } } : {}),
+    unfiltered: sql<
+      Record<string, string> & { n: number }
+    >`select count(*)::int as n from pci_merchants where merchant_status = ''`,
+  };
+}
+
+const billingExpressions = {
+  mid: 'b.mid',
+  dba_name: 'm.dba',
+  iso_name: 'pa.account_name',
+  merchant_profile: 'm.profile',
+  open_date: 'm.opened_on',
+  billing_flag: 'b.billing_flag',
+} as const;
+const billingFrom =
+  'pci_billing b join merchants m on m.id = b.merchant_id join partners pa on pa.id = b.partner_id';
+
+/** A month's billing rows (the month is the route's fixed condition). */
+export const billingSource: TableSource<PciBillingColumn> = {
+  def: pciBillingTable,
+  expressions: {
+    ...billingExpressions,
+    created_date: 'b.created_date',
+    processed_date: 'b.processed_date',
+    amount: 'b.amount',
+  },
+  from: billingFrom,
+  searchable: ['mid', 'dba_name'],
+  tiebreak: 'b.id',
+};
+
+/** A month's commissions: its billing rows of ISOs that had a rev share in effect on the billing date. */
+export const commissionsSource: TableSource<PciCommissionColumn> = {
+  def: pciCommissionsTable,
+  expressions: {
+    ...billingExpressions,
+    date_billed: 'b.created_date',
+    iso_rev_share: 'b.iso_rev_share',
+    iso_cost: 'b.iso_cost',
+    amount_billed: 'b.amount',
+    amount_due: 'b.amount_due',
+  },
+  from: billingFrom,
+  searchable: ['mid', 'dba_name', 'iso_name'],
+  tiebreak: 'b.id',
+};
+
+/** Old merchants: those whose merchant account closed (the route adds the condition), with their PCI status. */
+export function oldMerchantsSource(reveal: boolean): TableSource<PciOldMerchantColumn> {
+  return {
+    def: pciOldMerchantsTable,
+    expressions: {
+      mid: 'p.mid',
+      dba_name: 'm.dba',
+      iso_name: 'pa.account_name',
+      merchant_status: 'p.merchant_status',
+      aba_number: reveal ? 'p.aba_number' : MASKED_ROUTING,
+      dda_number: reveal ? 'p.dda_number' : MASKED_ACCOUNT,
+    },
+    from: `pci_merchants p ${merchantJoins}`,
+    searchable: ['mid', 'dba_name'],
+    tiebreak: 'p.merchant_id',
+    ...(reveal ? { present: { aba_number: clear, dda_number: clear } } : {}),
+  };
+}

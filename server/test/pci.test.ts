@@ -1,0 +1,621 @@
+import { PCI_MESSAGES, pciEndpoints } from '@paydesk/domain';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPciIfMissing } from '../src/db/seed/pci';
+import { decryptPii, encryptPii } from '../src/platform/pii';
+import { addUser, Client, type TestApp, testApp } from './helpers';
+
+/**
+ * PCI compliance (docs/pci.md): the billing run and its NACHA file read back by a reader written here, the
+ * double-run guarantee, bad routing numbers, capabilities, the filter-source whitelist, exception validation,
+ * ISO scoping, masking, and commissions recomputed from the raw rows.
+ */
+
+let t: TestApp;
+let finance: Client; // finance.admin: every PCI capability
+let sales: Client; // no PCI capability
+let partner: Client; // bound to Summit Payment Group
+let restricted: Client; // pci_restricted only
+let seeded: string; // the seed's PCI data as first loaded (see the last test)
+
+/** The seed's PCI data in a comparable form (bank numbers decrypted: their stored text differs each time). */
+async function pciSnapshot() {
+  const merchants = await t.db.selectFrom('pci_merchants').selectAll().orderBy('mid').execute();
+  const billing = await sql<Record<string, unknown>>`select month::text, mid, billing_flag, amount::text,
+      iso_cost::text, iso_rev_share::text, amount_due::text, created_date::text, processed_date::text
+    from pci_billing where month < date_trunc('month', now())::date order by month, mid`.execute(t.db);
+  const runs = await sql<Record<string, unknown>>`select month::text, entries, total_debit::text, skipped
+    from pci_billing_runs where month < date_trunc('month', now())::date order by month`.execute(t.db);
+  return JSON.stringify({
+    merchants: merchants.map((m) => [
+      m.mid,
+      m.pci_compliant,
+      m.achieved_date,
+      m.due_date,
+      m.merchant_status,
+      m.aba_number && decryptPii(m.aba_number),
+      m.dda_number && decryptPii(m.dda_number),
+      m.billing_type,
+      m.pci_fee,
+    ]),
+    billing: billing.rows,
+    runs: runs.rows,
+  });
+}
+
+const now = new Date();
+const thisMonth = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+const monthStart = `${thisMonth.year}-${String(thisMonth.month).padStart(2, '0')}-01`;
+const lastMonth =
+  thisMonth.month === 1
+    ? { year: thisMonth.year - 1, month: 12 }
+    : { year: thisMonth.year, month: thisMonth.month - 1 };
+
+beforeAll(async () => {
+  t = await testApp();
+  finance = new Client(t.app);
+  await finance.signin('finance.admin@paydesk.local');
+  sales = new Client(t.app);
+  await sales.signin('sales@paydesk.local');
+  partner = new Client(t.app);
+  await partner.signin('partner@summitpayments.example');
+  await addUser(t.db, 'pci.viewer@paydesk.local', 'finance', { capabilities: ['pci_restricted'] });
+  restricted = new Client(t.app);
+  await restricted.signin('pci.viewer@paydesk.local');
+  seeded = await pciSnapshot();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+// ---------------------------------------------------------------- an independent NACHA reader
+
+/** ABA check digit, written here again so the test does not trust the code under test. */
+const checkDigitOk = (r: string) => {
+  const d = [...r].map(Number);
+  const at = (i: number) => d[i] ?? Number.NaN;
+  return (
+    /^\d{9}$/.test(r) &&
+    (3 * (at(0) + at(3) + at(6)) + 7 * (at(1) + at(4) + at(7)) + (at(2) + at(5) + at(8))) % 10 === 0
+  );
+};
+
+interface ParsedEntry {
+  routing: string;
+  account: string;
+  cents: number;
+  id: string;
+  name: string;
+  trace: string;
+}
+
+function readNacha(text: string) {
+  expect(text.endsWith('\r\n')).toBe(true);
+  const lines = text.slice(0, -2).split('\r\n');
+  for (const [i, l] of lines.entries()) expect(l.length, `record ${i + 1}`).toBe(94);
+  expect(lines.length % 10).toBe(0);
+  const types = lines.map((l) => l[0]);
+  expect(types[0]).toBe('1');
+  expect(types[1]).toBe('5');
+  const header = lines[0] ?? '';
+  expect(header.slice(1, 3)).toBe('01');
+  expect(header.slice(34, 37)).toBe('094');
+  expect(header.slice(37, 39)).toBe('10');
+  const batch = lines[1] ?? '';
+  expect(batch.slice(1, 4)).toBe('225');
+  expect(batch.slice(50, 53)).toBe('PPD');
+  const entries: ParsedEntry[] = [];
+  let i = 2;
+  while (lines[i]?.[0] === '6') {
+    const l = lines[i] ?? '';
+    expect(l.slice(1, 3)).toBe('27');
+    entries.push({
+      routing: l.slice(3, 12),
+      account: l.slice(12, 29).trimEnd(),
+      cents: Number(l.slice(29, 39)),
+      id: l.slice(39, 54).trimEnd(),
+      name: l.slice(54, 76).trimEnd(),
+      trace: l.slice(79, 94),
+    });
+    i += 1;
+  }
+  const batchControl = lines[i] ?? '';
+  const fileControl = lines[i + 1] ?? '';
+  expect(batchControl[0]).toBe('8');
+  expect(fileControl[0]).toBe('9');
+  for (const pad of lines.slice(i + 2)) expect(pad).toBe('9'.repeat(94));
+  const hash = entries.reduce((s, e) => s + BigInt(e.routing.slice(0, 8)), 0n) % 10_000_000_000n;
+  const debits = entries.reduce((s, e) => s + e.cents, 0);
+  expect(Number(batchControl.slice(4, 10))).toBe(entries.length);
+  expect(BigInt(batchControl.slice(10, 20))).toBe(hash);
+  expect(Number(batchControl.slice(20, 32))).toBe(debits);
+  expect(Number(batchControl.slice(32, 44))).toBe(0);
+  expect(Number(fileControl.slice(1, 7))).toBe(1);
+  expect(Number(fileControl.slice(7, 13))).toBe(lines.length / 10);
+  expect(Number(fileControl.slice(13, 21))).toBe(entries.length);
+  expect(BigInt(fileControl.slice(21, 31))).toBe(hash);
+  expect(Number(fileControl.slice(31, 43))).toBe(debits);
+  // Block count: the records before padding, in blocks of 10.
+  expect(Math.ceil((i + 2) / 10)).toBe(lines.length / 10);
+  return { entries, debits };
+}
+
+const cents = (s: string) => Math.round(Number(s) * 100);
+
+// ---------------------------------------------------------------- tests
+
+describe('the demo data', () => {
+  it('gives every merchant a PCI record with encrypted bank numbers and bills past months', async () => {
+    const { rows } = await sql<{ n: number; merchants: number; billed: number; runs: number }>`select
+        (select count(*)::int from pci_merchants) as n, (select count(*)::int from merchants) as merchants,
+        (select count(*)::int from pci_billing) as billed, (select count(*)::int from pci_billing_runs) as runs`.execute(
+      t.db,
+    );
+    expect(rows[0]?.n).toBe(rows[0]?.merchants);
+    expect(rows[0]?.billed).toBeGreaterThan(0);
+    expect(rows[0]?.runs).toBeGreaterThan(0);
+    const sample = await t.db
+      .selectFrom('pci_merchants')
+      .selectAll()
+      .where('aba_number', 'is not', null)
+      .limit(20)
+      .execute();
+    for (const m of sample) {
+      expect(m.aba_number).not.toMatch(/^\d+$/);
+      expect(decryptPii(m.aba_number as string).slice(-4)).toBe(m.aba_last4);
+    }
+  });
+});
+
+describe('masking of T/R and DDA', () => {
+  it('shows the last 4 to most users and the clear numbers to historic-merchant editors', async () => {
+    const masked = (await sales.get('/api/pci/GetMerchants')).json() as {
+      mid: string;
+      tr: string | null;
+      dda: string | null;
+    }[];
+    expect(masked.length).toBeGreaterThan(0);
+    for (const m of masked.slice(0, 50)) {
+      if (m.tr) expect(m.tr).toMatch(/^•{5}\d{4}$/);
+      if (m.dda) expect(m.dda).toMatch(/^•{4}\d{4}$/);
+    }
+    const clear = (await finance.get('/api/pci/GetMerchants')).json() as typeof masked;
+    const stored = await t.db
+      .selectFrom('pci_merchants')
+      .select(['mid', 'aba_number'])
+      .where('mid', '=', clear[0]?.mid ?? '')
+      .executeTakeFirstOrThrow();
+    expect(clear[0]?.tr).toBe(decryptPii(stored.aba_number as string));
+    const page = (await sales.post('/api/app/pci/merchants/query', { pageSize: 25 })).json();
+    expect(page.rows[0].tr).toMatch(/^•{5}\d{4}$/);
+  });
+});
+
+describe('the billing run', () => {
+  it('refuses a month not chosen or not started', async () => {
+    expect(
+      (await finance.post('/api/pci/GetACHBilling', { year: thisMonth.year, month: -1 })).statusCode,
+    ).toBe(400);
+    const next =
+      thisMonth.month === 12
+        ? { year: thisMonth.year, month: 12 }
+        : { ...thisMonth, month: thisMonth.month + 1 };
+    if (next.month !== thisMonth.month)
+      expect((await finance.post('/api/pci/GetACHBilling', next)).json().message).toMatch(/not started/);
+    expect((await finance.post('/api/pci/GetBilling', { year: 2021, month: 5 })).statusCode).toBe(400);
+    // A month long past that was never run is not billed now.
+    const old = await finance.post('/api/pci/GetACHBilling', { year: 2022, month: 1 });
+    expect(old.statusCode).toBe(400);
+    expect(old.json().message).toMatch(/current or the previous month/);
+    expect(
+      await t.db.selectFrom('pci_billing_runs').select('id').where('month', '=', '2022-01-01').execute(),
+    ).toEqual([]);
+  });
+
+  it('writes a valid NACHA file that matches the billing rows; a second run answers the same file', async () => {
+    // A merchant open for billing gets a routing number with a bad check digit: reported, left out, not billed.
+    const victim = await t.db
+      .selectFrom('pci_merchants')
+      .select(['mid', 'merchant_id'])
+      .where('merchant_status', '=', '')
+      .where('pci_compliant', '=', false)
+      .orderBy('mid')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('pci_merchants')
+      .set({ aba_number: encryptPii('021000022'), aba_last4: '0022' })
+      .where('mid', '=', victim.mid)
+      .execute();
+
+    // Nothing billed yet this month (an answer the cache keeps until the run writes billing rows).
+    expect((await sales.post('/api/pci/GetBilling', thisMonth)).json()).toEqual([]);
+
+    const first = await finance.post('/api/pci/GetACHBilling', thisMonth);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers['content-disposition']).toContain('ACHBilling.txt');
+    expect(first.headers['x-pci-run']).toBe('created');
+    const { entries, debits } = readNacha(first.body);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries) expect(checkDigitOk(e.routing), e.routing).toBe(true);
+    // No name keeps a character the spec strips.
+    for (const e of entries) expect(e.name).not.toMatch(/[#$&()\-,.']/);
+
+    const billed = await t.db
+      .selectFrom('pci_billing')
+      .select(['mid', 'amount', 'merchant_id'])
+      .where('month', '=', monthStart)
+      .execute();
+    expect(billed.length).toBe(entries.length);
+    // The entry carries the MID's rightmost 15 characters (the field's width).
+    const byMid = new Map(billed.map((b) => [b.mid.slice(-15), cents(String(b.amount))]));
+    for (const e of entries) expect(e.cents, e.id).toBe(byMid.get(e.id));
+    expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
+    expect(debits).toBe(billed.reduce((s, b) => s + cents(String(b.amount)), 0));
+    // The entries debit the stored bank numbers.
+    const banks = await t.db
+      .selectFrom('pci_merchants')
+      .select(['mid', 'aba_number', 'dda_number'])
+      .where(
+        'mid',
+        'in',
+        entries.slice(0, 20).map((e) => e.id),
+      )
+      .execute();
+    for (const b of banks) {
+      const e = entries.find((x) => x.id === b.mid.slice(-15));
+      expect(e?.routing).toBe(decryptPii(b.aba_number as string));
+      expect(e?.account).toBe(decryptPii(b.dda_number as string));
+    }
+
+    expect(entries.some((e) => e.id === victim.mid.slice(-15))).toBe(false);
+    const report = (await finance.post('/api/app/pci/billingRun', thisMonth)).json();
+    expect(report.run.entries).toBe(entries.length);
+    expect(report.run.skipped).toContainEqual(
+      expect.objectContaining({ mid: victim.mid, reason: expect.stringMatching(/check digit/) }),
+    );
+    // Every skipped merchant is absent from the file and from the billing rows.
+    for (const s of report.run.skipped) {
+      expect(byMid.has(s.mid.slice(-15))).toBe(false);
+    }
+
+    const second = await finance.post('/api/pci/GetACHBilling', thisMonth);
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe(first.body);
+    expect(second.headers['x-pci-run']).toBe('existing');
+    expect(Number(second.headers['x-pci-skipped'])).toBe(report.run.skipped.length);
+    const after = await t.db
+      .selectFrom('pci_billing')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('month', '=', monthStart)
+      .executeTakeFirstOrThrow();
+    expect(after.n).toBe(billed.length);
+    const audits = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'pci.billing_run')
+      .execute();
+    expect(audits.length).toBe(2);
+
+    const billingRows = (await sales.post('/api/pci/GetBilling', thisMonth)).json();
+    expect(billingRows.length).toBe(billed.length);
+  });
+
+  it('computes commissions as billed × rev share − ISO cost with the share in effect on the billing date', async () => {
+    const month = `${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01`;
+    const raw = await t.db
+      .selectFrom('pci_billing as b')
+      .innerJoin('partners as pa', 'pa.id', 'b.partner_id')
+      .select(['b.mid', 'b.amount', 'b.iso_cost', 'b.created_date', 'pa.account_name', 'b.partner_id'])
+      .where('b.month', '=', month)
+      .execute();
+    const shares = await t.db.selectFrom('pci_rev_shares').selectAll().execute();
+    const expected = new Map<string, { share: string; due: number }>();
+    for (const r of raw) {
+      const inEffect = shares
+        .filter((s) => s.partner_id === r.partner_id && String(s.effective_date) <= String(r.created_date))
+        .sort((a, b) => String(b.effective_date).localeCompare(String(a.effective_date)))[0];
+      if (!inEffect) continue;
+      const billed = BigInt(cents(String(r.amount)));
+      const basis = BigInt(cents(String(inEffect.rev_share)));
+      const share = (billed * basis * 2n + 10_000n) / 20_000n; // half up, billed and share positive
+      expected.set(r.mid, {
+        share: Number(inEffect.rev_share).toFixed(2),
+        due: Number(share) - cents(String(r.iso_cost)),
+      });
+    }
+    const answer = (await finance.post('/api/pci/GetCommissions', lastMonth)).json() as {
+      mid: string;
+      iso_rev_share: string;
+      amount_due: string;
+    }[];
+    expect(answer.length).toBe(expected.size);
+    expect(answer.length).toBeGreaterThan(0);
+    for (const row of answer) {
+      const want = expected.get(row.mid);
+      expect(row.iso_rev_share, row.mid).toBe(want?.share);
+      expect(cents(row.amount_due), row.mid).toBe(want?.due);
+    }
+  });
+});
+
+describe('answers PostgreSQL writes as JSON', () => {
+  it('fit their output schemas exactly: nothing stripped, nothing refused', async () => {
+    for (const [endpoint, body] of [
+      [pciEndpoints.getBilling, lastMonth],
+      [pciEndpoints.getCommissions, lastMonth],
+    ] as const) {
+      const answer = (await finance.post(endpoint.path, body)).json() as Record<string, unknown>[];
+      expect(answer.length, endpoint.path).toBeGreaterThan(0);
+      const parsed = endpoint.output.safeParse(answer);
+      expect(parsed.success, endpoint.path).toBe(true);
+      expect(parsed.data).toEqual(answer);
+    }
+  });
+});
+
+describe('capabilities', () => {
+  it('refuses each restricted call without its capability (403)', async () => {
+    const calls: [Client, string, 'GET' | 'POST', unknown][] = [
+      [sales, '/api/pci/GetHistoricMerchants', 'GET', undefined],
+      [sales, '/api/pci/GetFees', 'GET', undefined],
+      [sales, '/api/pci/GetACHBilling', 'POST', lastMonth],
+      [restricted, '/api/pci/GetACHBilling', 'POST', lastMonth],
+      [sales, '/api/pci/UpdateDefaultFee', 'POST', { flag: 'MTF', amount: 1, iso_cost: 0 }],
+      [restricted, '/api/pci/UpdateDefaultFee', 'POST', { flag: 'MTF', amount: 1, iso_cost: 0 }],
+      [restricted, '/api/pci/InsertFee', 'POST', []],
+      [restricted, '/api/pci/InsertFrequency', 'POST', []],
+      [restricted, '/api/pci/UpdateDefaultFrequency', 'POST', { flag: 'ANF' }],
+      [
+        restricted,
+        '/api/pci/UpdateHistoricMerchantStatus',
+        'POST',
+        { mid: 'x', column: 'merchant_status', value: '' },
+      ],
+      [sales, '/api/pci/AddRevShare', 'POST', { iso_name: 'x', rev_share: 1, effective_date: '2025-01-01' }],
+      [sales, '/api/pci/GetFilterSourceValues', 'POST', { table: 'merchants.public', field: 'state' }],
+      [partner, '/api/app/pci/oldMerchants/query', 'POST', {}],
+    ];
+    for (const [client, url, method, body] of calls) {
+      const res = method === 'GET' ? await client.get(url) : await client.post(url, body);
+      expect(res.statusCode, url).toBe(403);
+    }
+    expect((await restricted.get('/api/pci/GetFees')).statusCode).toBe(200);
+    const unchanged = await t.db
+      .selectFrom('pci_default_fees')
+      .select('amount')
+      .where('fee_flag', '=', 'MTF')
+      .executeTakeFirstOrThrow();
+    expect(String(unchanged.amount)).toBe('19.95');
+  });
+});
+
+describe('ISO scoping', () => {
+  it('shows an ISO-bound user only their ISO’s merchants, billing and commissions', async () => {
+    for (const [url, body] of [
+      ['/api/pci/GetBilling', lastMonth],
+      ['/api/pci/GetCommissions', lastMonth],
+    ] as const) {
+      const rows = (await partner.post(url, body)).json() as { iso_name: string }[];
+      expect(rows.length, url).toBeGreaterThan(0);
+      expect(new Set(rows.map((r) => r.iso_name))).toEqual(new Set(['Summit Payment Group']));
+    }
+    const merchants = (await partner.get('/api/pci/GetMerchants')).json() as { iso_name: string }[];
+    expect(new Set(merchants.map((r) => r.iso_name))).toEqual(new Set(['Summit Payment Group']));
+    const page = (await partner.post('/api/app/pci/merchants/query', { pageSize: 500 })).json();
+    const all = (await finance.post('/api/app/pci/merchants/query', { pageSize: 25 })).json();
+    expect(page.total).toBe(merchants.length);
+    expect(all.total).toBeGreaterThan(page.total);
+  });
+});
+
+describe('the filter sources', () => {
+  it('answers the whitelisted filters’ sources and refuses anything else', async () => {
+    const values = await finance.post('/api/pci/GetFilterSourceValues', {
+      table: 'merchants.public',
+      field: 'profile',
+    });
+    expect(values.statusCode).toBe(200);
+    expect(values.json().map((v: { value: string }) => v.value)).toContain('Traditional');
+    const displays = await finance.post('/api/pci/GetFilterSourceDisplays', {
+      table: 'groups.public',
+      field_value: 'group_id',
+      field_display: 'group_name',
+    });
+    expect(displays.statusCode).toBe(200);
+    expect(displays.json()[0]).toEqual({ value: expect.any(String), display: expect.any(String) });
+    for (const body of [
+      { table: 'users.public', field: 'password_hash' },
+      { table: 'merchants.public', field: 'email' },
+      { table: 'merchants.public', field: 'state; drop table merchants' },
+      { table: 'public.merchants', field: 'state' },
+    ]) {
+      const res = await finance.post('/api/pci/GetFilterSourceValues', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toBe('Not the source of a PCI filter');
+    }
+    const bad = await finance.post('/api/pci/GetFilterSourceDisplays', {
+      table: 'groups.public',
+      field_value: 'group_id',
+      field_display: 'rev_share',
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('exceptions and defaults', () => {
+  it('refuses empty fields with the spec’s message and changes nothing; saves and reprices the merchants', async () => {
+    const before = (await finance.get('/api/pci/GetFees')).json();
+    const row = {
+      fee_flag: 'MTF',
+      amount: '9.99',
+      iso_cost: '1.00',
+      filter_id: 5,
+      filter_value: 'TX',
+      filter_operator_id: 1,
+    };
+    const empty = await finance.post('/api/pci/InsertFee', [[row], [{ ...row, amount: null }]]);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe(PCI_MESSAGES.emptyFields);
+    const wrongType = await finance.post('/api/pci/InsertFee', [[{ ...row, filter_operator_id: 3 }]]);
+    expect(wrongType.statusCode).toBe(400);
+    expect((await finance.get('/api/pci/GetFees')).json()).toEqual(before);
+    const freqEmpty = await finance.post('/api/pci/InsertFrequency', [
+      [{ frequency: 0, filter_id: 5, filter_value: 'TX', filter_operator_id: 1 }],
+    ]);
+    expect(freqEmpty.json().message).toBe(PCI_MESSAGES.emptyFields);
+
+    // Texas merchants first: a compliant monthly Texas merchant now shows 9.99.
+    const saved = await finance.post('/api/pci/InsertFee', [[row], ...groupsOf(before)]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({ success: true, message: PCI_MESSAGES.saved });
+    const fees = (await finance.get('/api/pci/GetFees')).json();
+    expect(fees[0]).toMatchObject({ fee_flag: 'MTF', amount: '9.99', filter_value: 'TX', fee_group: 1 });
+    const texan = await sql<{
+      pci_fee: string;
+      billing_type: string;
+    }>`select p.pci_fee::text as pci_fee, p.billing_type
+      from pci_merchants p join merchants m on m.id = p.merchant_id
+      where m.state = 'TX' and p.billing_type = 'MTF' and m.profile <> 'Unassigned' limit 1`.execute(t.db);
+    expect(texan.rows[0]?.pci_fee).toBe('9.99');
+
+    const defaults = await finance.post('/api/pci/UpdateDefaultFee', {
+      flag: 'NCF',
+      amount: 45,
+      iso_cost: '11.5',
+    });
+    expect(defaults.statusCode).toBe(200);
+    expect((await finance.get('/api/pci/GetDefaultFees')).json()).toContainEqual({
+      fee_flag: 'NCF',
+      amount: '45.00',
+      iso_cost: '11.50',
+    });
+    expect(
+      (await finance.post('/api/pci/UpdateDefaultFee', { flag: 'SMF', amount: 1, iso_cost: 0 })).statusCode,
+    ).toBe(400);
+  });
+
+  it('adds and deletes rev shares', async () => {
+    const add = await finance.post('/api/pci/AddRevShare', {
+      iso_name: 'Summit Payment Group',
+      rev_share: '33.5',
+      effective_date: '2030-01-01',
+    });
+    expect(add.statusCode, add.body).toBe(200);
+    const list = (await finance.get('/api/pci/GetPCIRevShares')).json();
+    expect(list).toContainEqual({
+      iso_name: 'Summit Payment Group',
+      rev_share: '33.50',
+      effective_date: '2030-01-01',
+    });
+    expect(
+      (
+        await finance.post('/api/pci/AddRevShare', {
+          iso_name: 'Nobody',
+          rev_share: 1,
+          effective_date: '2030-01-01',
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await finance.post('/api/pci/AddRevShare', {
+          iso_name: 'Summit Payment Group',
+          rev_share: 101,
+          effective_date: '2030-01-01',
+        })
+      ).statusCode,
+    ).toBe(400);
+    const del = await finance.post('/api/pci/DeleteRevShare', {
+      iso_name: 'Summit Payment Group',
+      effective_date: '2030-01-01',
+    });
+    expect(del.statusCode).toBe(200);
+    expect((await finance.get('/api/pci/GetPCIRevShares')).json()).not.toContainEqual(
+      expect.objectContaining({ effective_date: '2030-01-01' }),
+    );
+  });
+});
+
+describe('old merchants', () => {
+  it('changes the status and bank numbers of a closed merchant, checking each value', async () => {
+    const old = (await finance.get('/api/pci/GetHistoricMerchants')).json() as {
+      mid: string;
+      merchant_status: string;
+    }[];
+    const closed = old.find((m) => m.merchant_status === 'C');
+    expect(closed).toBeDefined();
+    const mid = closed?.mid as string;
+    const open = await finance.post('/api/pci/UpdateHistoricMerchantStatus', {
+      mid,
+      column: 'merchant_status',
+      value: '',
+    });
+    expect(open.statusCode, open.body).toBe(200);
+    expect(open.json().row.merchant_status).toBe('');
+    const badStatus = await finance.post('/api/pci/UpdateHistoricMerchantStatus', {
+      mid,
+      column: 'merchant_status',
+      value: 'X',
+    });
+    expect(badStatus.statusCode).toBe(400);
+    const badRouting = await finance.post('/api/pci/UpdateHistoricMerchantStatus', {
+      mid,
+      column: 'aba_number',
+      value: '021000022',
+    });
+    expect(badRouting.statusCode).toBe(400);
+    const routing = await finance.post('/api/pci/UpdateHistoricMerchantStatus', {
+      mid,
+      column: 'aba_number',
+      value: '021000021',
+    });
+    expect(routing.json().row.aba_number).toBe('021000021');
+    const stored = await t.db
+      .selectFrom('pci_merchants')
+      .select(['aba_number', 'aba_last4'])
+      .where('mid', '=', mid)
+      .executeTakeFirstOrThrow();
+    expect(stored.aba_number).not.toContain('021000021');
+    expect(stored.aba_last4).toBe('0021');
+    expect(
+      (
+        await finance.post('/api/pci/UpdateHistoricMerchantStatus', {
+          mid: 'nope',
+          column: 'dda_number',
+          value: '1234',
+        })
+      ).statusCode,
+    ).toBe(404);
+    const masked = (await restricted.get('/api/pci/GetHistoricMerchants')).json() as {
+      mid: string;
+      aba_number: string;
+    }[];
+    expect(masked.find((m) => m.mid === mid)?.aba_number).toBe('•••••0021');
+  });
+});
+
+describe('the seed', () => {
+  // Last: it empties the PCI tables.
+  it('adds PCI data to a demo database without it, the same for the same seed and day', async () => {
+    expect(await seedPciIfMissing(t.db)).toBeNull();
+    for (const table of [
+      'pci_billing',
+      'pci_billing_runs',
+      'pci_merchants',
+      'pci_fees',
+      'pci_frequencies',
+      'pci_rev_shares',
+    ] as const)
+      await t.db.deleteFrom(table).execute();
+    const report = await seedPciIfMissing(t.db);
+    expect(report?.merchants).toBeGreaterThan(0);
+    expect(await pciSnapshot()).toBe(seeded);
+  });
+});
+
+/** GetFees rows back into the grouped list InsertFee takes. */
+function groupsOf(rows: { fee_group: number }[]) {
+  const groups = new Map<number, unknown[]>();
+  for (const r of rows) groups.set(r.fee_group, [...(groups.get(r.fee_group) ?? []), r]);
+  return [...groups.values()];
+}
