@@ -56,6 +56,8 @@ export function LeadDetail({ leadId }: { leadId: string }) {
             label={label}
             description={stepDescription(current, index)}
             allowStepSelect={canOpenStep(current, index)}
+            // A step past the current one is out of reach: disabled, for the keyboard and screen readers too.
+            disabled={!canOpenStep(current, index)}
           >
             {index === 0 && <LeadForm leadId={leadId} onSaved={moved} />}
             {index === 1 && (
