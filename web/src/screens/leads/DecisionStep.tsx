@@ -33,7 +33,7 @@ export function DecisionStep({ leadId }: { leadId: string }) {
     );
   const status = approvalStatus(sent);
   return (
-    <Card withBorder radius="md" padding="lg" mt="md" maw={640} aria-label="Decision">
+    <Card withBorder radius="md" padding="lg" mt="md" maw={640} component="section" aria-label="Decision">
       <Stack gap="sm">
         <Group justify="space-between">
           <Text fw={600}>{applicantName(sent)}</Text>

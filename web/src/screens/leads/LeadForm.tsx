@@ -189,6 +189,8 @@ function LeadFormFields({
         key={field}
         {...common}
         {...form.text(field)}
+        // A masked value is replaced as a whole: typing over it starts a new value.
+        onFocus={masked ? (event) => event.currentTarget.select() : undefined}
         placeholder={PLACEHOLDERS[field]}
         autoComplete="off"
         spellCheck={false}
