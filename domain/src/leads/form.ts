@@ -270,28 +270,31 @@ export function dobProblem(value: string, today: Date): string | null {
 const blankToNull = (v: unknown) =>
   v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v;
 
-const textField = (field: LeadFormField, max = 200) => {
+const textRule = (field: LeadFormField, max: number) => {
   const label = LEAD_FIELD_LABELS[field];
-  const base = z
+  return z
     .string({ error: `${label} must be text` })
     .trim()
     .max(max, `${label} is at most ${max} characters`);
-  return isLeadRequiredField(field)
-    ? z.preprocess(blankToNull, z.string({ error: `${label} is required` }).pipe(base))
-    : z.preprocess(blankToNull, base.nullable());
 };
+const requiredText = (field: LeadFormField, max = 200) =>
+  z.preprocess(
+    blankToNull,
+    z.string({ error: `${LEAD_FIELD_LABELS[field]} is required` }).pipe(textRule(field, max)),
+  );
+const optionalText = (field: LeadFormField, max = 200) =>
+  z.preprocess(blankToNull, textRule(field, max).nullable());
 
 /** A field checked by a rule; normalise turns the accepted value into its stored form. */
-const ruledField = (
+const ruleOf = (
   field: LeadFormField,
   problem: (value: string) => string | null,
   normalise: (value: string) => string,
-  opts: { maskable?: boolean } = {},
-) => {
-  const label = LEAD_FIELD_LABELS[field];
-  const rule = z
-    .string({ error: `${label} must be text` })
-    .max(60, `${label} is too long`)
+  opts: { maskable?: boolean },
+) =>
+  z
+    .string({ error: `${LEAD_FIELD_LABELS[field]} must be text` })
+    .max(60, `${LEAD_FIELD_LABELS[field]} is too long`)
     .transform((value, ctx) => {
       if (opts.maskable && isMaskedValue(value)) return value;
       const message = problem(value);
@@ -301,10 +304,24 @@ const ruledField = (
       }
       return normalise(value);
     });
-  return isLeadRequiredField(field)
-    ? z.preprocess(blankToNull, z.string({ error: `${label} is required` }).pipe(rule))
-    : z.preprocess(blankToNull, rule.nullable());
-};
+const requiredRuled = (
+  field: LeadFormField,
+  problem: (value: string) => string | null,
+  normalise: (value: string) => string,
+  opts: { maskable?: boolean } = {},
+) =>
+  z.preprocess(
+    blankToNull,
+    z
+      .string({ error: `${LEAD_FIELD_LABELS[field]} is required` })
+      .pipe(ruleOf(field, problem, normalise, opts)),
+  );
+const optionalRuled = (
+  field: LeadFormField,
+  problem: (value: string) => string | null,
+  normalise: (value: string) => string,
+  opts: { maskable?: boolean } = {},
+) => z.preprocess(blankToNull, ruleOf(field, problem, normalise, opts).nullable());
 
 const wholeNumber = (field: LeadFormField, max: number) => {
   const label = LEAD_FIELD_LABELS[field];
@@ -355,23 +372,23 @@ export const leadId = z
  */
 export const leadFormSchema = z.strictObject({
   lead_id: leadId,
-  first_name: textField('first_name', 100),
-  last_name: textField('last_name', 100),
+  first_name: requiredText('first_name', 100),
+  last_name: requiredText('last_name', 100),
   email: emailField('email'),
-  phone: ruledField('phone', phoneProblem, formatPhone),
-  ssn: ruledField('ssn', ssnProblem, onlyDigits, { maskable: true }),
-  dob: ruledField(
+  phone: optionalRuled('phone', phoneProblem, formatPhone),
+  ssn: requiredRuled('ssn', ssnProblem, onlyDigits, { maskable: true }),
+  dob: requiredRuled(
     'dob',
     (v) => dobProblem(v, new Date()),
     (v) => v.trim(),
     { maskable: true },
   ),
-  home_address: textField('home_address'),
-  home_city: textField('home_city', 100),
-  home_state: ruledField('home_state', stateProblem, upper),
-  home_zip: ruledField('home_zip', zipProblem, (v) => v.trim()),
-  dba: textField('dba'),
-  legal_name: textField('legal_name'),
+  home_address: requiredText('home_address'),
+  home_city: requiredText('home_city', 100),
+  home_state: requiredRuled('home_state', stateProblem, upper),
+  home_zip: requiredRuled('home_zip', zipProblem, (v) => v.trim()),
+  dba: optionalText('dba'),
+  legal_name: requiredText('legal_name'),
   iso_split: z.preprocess(
     blankToNull,
     z.coerce
@@ -381,20 +398,20 @@ export const leadFormSchema = z.strictObject({
       .refine((n) => Math.round(n * 100) === n * 100, 'ISO Split has at most 2 decimals')
       .nullable(),
   ),
-  tin: ruledField('tin', tinProblem, onlyDigits, { maskable: true }),
-  business_type: textField('business_type', 100),
+  tin: optionalRuled('tin', tinProblem, onlyDigits, { maskable: true }),
+  business_type: optionalText('business_type', 100),
   business_email: emailField('business_email'),
-  business_phone: ruledField('business_phone', phoneProblem, formatPhone),
-  business_address_1: textField('business_address_1'),
-  business_address_2: textField('business_address_2'),
-  business_city: textField('business_city', 100),
-  business_state: ruledField('business_state', stateProblem, upper),
-  business_zip: ruledField('business_zip', zipProblem, (v) => v.trim()),
-  aba_number: ruledField('aba_number', routingNumberProblem, onlyDigits, { maskable: true }),
-  dda_number: ruledField('dda_number', ddaProblem, onlyDigits, { maskable: true }),
+  business_phone: optionalRuled('business_phone', phoneProblem, formatPhone),
+  business_address_1: requiredText('business_address_1'),
+  business_address_2: optionalText('business_address_2'),
+  business_city: requiredText('business_city', 100),
+  business_state: requiredRuled('business_state', stateProblem, upper),
+  business_zip: requiredRuled('business_zip', zipProblem, (v) => v.trim()),
+  aba_number: requiredRuled('aba_number', routingNumberProblem, onlyDigits, { maskable: true }),
+  dda_number: requiredRuled('dda_number', ddaProblem, onlyDigits, { maskable: true }),
   sales_agent: wholeNumber('sales_agent', 100_000),
   years_industry: wholeNumber('years_industry', 100),
-  owner_name: textField('owner_name', 200),
+  owner_name: optionalText('owner_name', 200),
 });
 
 /** What the form holds once parsed: normalised values, null for an empty optional field. */

@@ -57,7 +57,17 @@ const PERCENT_COLUMNS = new Set(['isc', 'rev_share']);
  */
 export const SALESFORCE_LEADS = {
   listFields: ['Id', 'Name', 'Company', 'Status', 'CreatedDate', 'Real_Owner_del__c'],
-  detailFields: ['FirstName', 'LastName', 'Email', 'Phone', 'Street', 'City', 'State', 'PostalCode', 'ConvertedAccountId'],
+  detailFields: [
+    'FirstName',
+    'LastName',
+    'Email',
+    'Phone',
+    'Street',
+    'City',
+    'State',
+    'PostalCode',
+    'ConvertedAccountId',
+  ],
   convertedStatus: 'Closed - Converted',
   /** Salesforce answers at most this many leads to the picker, newest first. */
   maxLeads: 50_000,
@@ -186,7 +196,9 @@ export class SalesforceCrm implements Crm {
 
   async accountUrl(accountId: string): Promise<string | null> {
     const conn = await this.connect();
-    return conn.instanceUrl ? `${conn.instanceUrl}/lightning/r/Account/${encodeURIComponent(accountId)}/view` : null;
+    return conn.instanceUrl
+      ? `${conn.instanceUrl}/lightning/r/Account/${encodeURIComponent(accountId)}/view`
+      : null;
   }
 }
 
