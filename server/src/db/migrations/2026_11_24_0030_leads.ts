@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { hideFromIsoRole, PUBLIC_TOKEN_ROLE, run } from './helpers';
 
-const LEADS_TABLES = ['crm_leads', 'lead_forms', 'lead_applications', 'lead_steps', 'lead_checks', 'lead_approvals'];
+const LEADS_TABLES = [
+  'crm_leads',
+  'lead_forms',
+  'lead_applications',
+  'lead_steps',
+  'lead_checks',
+  'lead_approvals',
+];
 
 /**
  * Leads (spec document 3 §2.4, §2.5, §3, §4; docs/leads.md):
