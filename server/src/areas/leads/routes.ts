@@ -31,7 +31,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect';
 import { audit } from '../../platform/audit';
 import { type Crm, type CrmLead, SandboxCrm } from '../../platform/crm';
-import { readDocument, storeDocument } from '../../platform/documents';
+import { checkDocument, cleanFilename, readDocument, storeDocument } from '../../platform/documents';
 import { AppError, badRequest, notFound } from '../../platform/errors';
 import { type Deps, jsonText, route } from '../../platform/http';
 import { revealPii } from '../../platform/pii';
@@ -39,7 +39,9 @@ import { readFormData } from '../../platform/uploads';
 import { readApplicationFields } from './application';
 import { CHECK_JOB_NAMES, documentIdOf, documentName } from './jobs';
 import {
+  applicationDocumentName,
   applicationFields,
+  applicationPdf,
   approvalAnswer,
   approvals,
   checkRow,
@@ -48,6 +50,7 @@ import {
   crmLead,
   currentStep,
   formAsText,
+  leadOfApplicationDocument,
   leadStanding,
   nameFromEmail,
   saveApplication,
@@ -77,7 +80,7 @@ async function prefill(db: Db, lead: CrmLead) {
     application: application?.fields ?? null,
     crm: crmFormValues(lead),
   });
-  return { ...filled, saved: saved !== null, applicationDocumentId: application?.documentId ?? null };
+  return { ...filled, saved: saved !== null, applicationDocument: application?.documentName ?? null };
 }
 
 export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
@@ -103,21 +106,13 @@ export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
       const form = { ...filled.values };
       for (const field of LEAD_PII_FIELDS) form[field] = maskLeadField(field, form[field]);
       const standing = await leadStanding(db, lead.Id);
-      const doc =
-        filled.applicationDocumentId === null
-          ? null
-          : await db
-              .selectFrom('documents')
-              .select(['id', 'filename'])
-              .where('id', '=', filled.applicationDocumentId)
-              .executeTakeFirst();
       return {
         lead: lead,
         form: form as Record<(typeof LEAD_FORM_FIELDS)[number], string | null>,
         sources: filled.sources,
         saved: filled.saved,
         locked: standing.approved,
-        application_document: doc ? documentName(doc.id, doc.filename) : null,
+        application_document: filled.applicationDocument,
       };
     },
   });
@@ -275,11 +270,20 @@ export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
     access: 'leads',
     scope: 'staffOnly',
     handler: async ({ input, db }) => {
+      const applicationOf = leadOfApplicationDocument(input.document_name);
+      if (applicationOf !== null) {
+        const pdf = await applicationPdf(db, applicationOf);
+        if (!pdf) throw notFound('No such document');
+        return {
+          document_name: input.document_name,
+          content_type: 'application/pdf' as const,
+          content: pdf.toString('base64'),
+        };
+      }
       const id = documentIdOf(input.document_name);
       if (id === null) throw notFound('No such document');
       const doc = await readDocument(db, id);
-      if (!['lead_check', 'lead_upload', 'lead_application'].includes(doc.kind))
-        throw notFound('No such document');
+      if (!['lead_check', 'lead_upload'].includes(doc.kind)) throw notFound('No such document');
       if (documentName(doc.id, doc.filename) !== input.document_name) throw notFound('No such document');
       return {
         document_name: input.document_name,
@@ -348,24 +352,27 @@ export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
       if (!(part instanceof File)) return refuse('Choose a PDF file to upload');
       if (!part.name.toLowerCase().endsWith('.pdf')) return refuse('Only a .pdf file can be uploaded');
       const bytes = Buffer.from(await part.arrayBuffer());
-      let stored: Awaited<ReturnType<typeof storeDocument>>;
       try {
-        stored = await storeDocument(db, {
-          owner: user.id,
-          partnerId: null,
-          kind: check_name === 'LexisNexis' ? 'lead_upload' : 'lead_application',
-          filename: part.name,
-          contentType: 'application/pdf',
-          bytes,
-        });
+        checkDocument('application/pdf', bytes);
       } catch (err) {
         if (err instanceof AppError && err.code === 'bad_request') return refuse(err.message);
         throw err;
       }
-      const name = documentName(stored.id, stored.filename);
+      let name: string;
       if (check_name === 'Application') {
-        await saveApplication(db, lead.Id, stored.id, await readApplicationFields(bytes), user.id);
+        const filename = cleanFilename(part.name, ['.pdf']);
+        await saveApplication(db, lead.Id, { filename, bytes }, await readApplicationFields(bytes), user.id);
+        name = applicationDocumentName(lead.Id);
       } else {
+        const stored = await storeDocument(db, {
+          owner: user.id,
+          partnerId: null,
+          kind: 'lead_upload',
+          filename: part.name,
+          contentType: 'application/pdf',
+          bytes,
+        });
+        name = documentName(stored.id, stored.filename);
         const [existing] = await db
           .selectFrom('lead_checks')
           .select(['document_name', 'runtime_status'])
@@ -398,7 +405,7 @@ export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
         ip: ip(req),
         details: {
           check: check_name,
-          document: stored.id,
+          document: name,
           description: `Uploaded ${check_name === 'LexisNexis' ? 'the LexisNexis report' : 'the application PDF'} of lead ${lead.Id}`,
         },
       });

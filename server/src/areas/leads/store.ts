@@ -129,26 +129,46 @@ export async function saveForm(db: Db, form: LeadFormValues, userId: number): Pr
 export async function applicationFields(
   db: Db,
   leadId: string,
-): Promise<{ fields: PartialForm; documentId: number } | null> {
+): Promise<{ fields: PartialForm; documentName: string } | null> {
   const row = await db
     .selectFrom('lead_applications')
-    .select(['fields_encrypted', 'document_id'])
+    .select(['fields_encrypted'])
     .where('lead_id', '=', leadId)
     .executeTakeFirst();
   if (!row) return null;
-  return { fields: JSON.parse(decryptPii(row.fields_encrypted)) as PartialForm, documentId: row.document_id };
+  return {
+    fields: JSON.parse(decryptPii(row.fields_encrypted)) as PartialForm,
+    documentName: applicationDocumentName(leadId),
+  };
+}
+
+/** The application PDF's name for DownloadDocument (it is kept encrypted with the lead, not in `documents`). */
+export const applicationDocumentName = (leadId: string) => `application-${leadId}.pdf`;
+export const leadOfApplicationDocument = (name: string) =>
+  /^application-([A-Za-z0-9]{1,40})\.pdf$/.exec(name)?.[1] ?? null;
+
+/** The application PDF in clear, or null. */
+export async function applicationPdf(db: Db, leadId: string): Promise<Buffer | null> {
+  const row = await db
+    .selectFrom('lead_applications')
+    .select('content_encrypted')
+    .where('lead_id', '=', leadId)
+    .executeTakeFirst();
+  return row ? Buffer.from(decryptPii(row.content_encrypted), 'base64') : null;
 }
 
 export async function saveApplication(
   db: Db,
   leadId: string,
-  documentId: number,
+  file: { filename: string; bytes: Buffer },
   fields: PartialForm,
   userId: number,
 ): Promise<void> {
   const values = {
     lead_id: leadId,
-    document_id: documentId,
+    filename: file.filename,
+    size_bytes: file.bytes.length,
+    content_encrypted: encryptPii(file.bytes.toString('base64')),
     fields_encrypted: encryptPii(JSON.stringify(fields)),
     uploaded_by: userId,
     uploaded_at: new Date(),
