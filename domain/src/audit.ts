@@ -23,6 +23,12 @@ export const AUDIT_ACTIONS = [
   'bonus.run',
   'bonus.spec',
   'bonus.mark',
+  'lead.save',
+  'lead.step',
+  'lead.check',
+  'lead.upload',
+  'lead.send',
+  'lead.decision',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -49,6 +55,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'bonus.run': 'Bonus run',
   'bonus.spec': 'Bonus specification changed',
   'bonus.mark': 'Bonus row marked',
+  'lead.save': 'Lead form saved',
+  'lead.step': 'Lead step changed',
+  'lead.check': 'Lead check run',
+  'lead.upload': 'Lead document uploaded',
+  'lead.send': 'Lead sent for approval',
+  'lead.decision': 'Lead decided',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -193,6 +205,14 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
     case 'bonus.spec':
     case 'bonus.mark':
       // The bonus area words its entries as it writes them: they are the bonus Activity Logs tab (log type BNS).
+      return typeof facts.description === 'string' ? facts.description : AUDIT_ACTION_LABELS[action];
+    case 'lead.save':
+    case 'lead.step':
+    case 'lead.check':
+    case 'lead.upload':
+    case 'lead.send':
+    case 'lead.decision':
+      // The leads area words its entries as it writes them, never with a sensitive value (docs/leads.md).
       return typeof facts.description === 'string' ? facts.description : AUDIT_ACTION_LABELS[action];
   }
 }

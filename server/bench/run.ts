@@ -12,6 +12,7 @@ import { migrateToLatest } from '../src/db/migrate';
 import { seedAchIfMissing } from '../src/db/seed/ach';
 import { seedBonusIfMissing } from '../src/db/seed/bonus';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
+import { seedLeadsIfMissing } from '../src/db/seed/leads';
 import { benchApp } from './benchApp';
 
 /**
@@ -40,6 +41,8 @@ if (await isEmpty(db)) {
 if (await seedAchIfMissing(db, (l) => console.log(l))) console.log('Added the ACH returns');
 // Likewise the bonus module's specifications and past runs.
 if (await seedBonusIfMissing(db, (l) => console.log(l))) console.log('Added the bonus data');
+// And the sandbox CRM's leads (10,000 at the large scale).
+if (await seedLeadsIfMissing(db, (l) => console.log(l))) console.log('Added the CRM leads');
 
 // Tables a migration has just filled need their visibility map and statistics (a no-op when current).
 await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, applications, merchants, partners, merchant_monthly, ach_returns, ach_rate_window`.execute(

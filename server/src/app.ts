@@ -15,6 +15,7 @@ import { bonusRoutes } from './areas/bonus/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
+import { leadsRoutes } from './areas/leads/routes';
 import { partnerRoutes } from './areas/partners/routes';
 import { processingRoutes } from './areas/processing/routes';
 import { reportRoutes } from './areas/reports/routes';
@@ -119,6 +120,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   processingRoutes(app, deps);
   achRoutes(app, deps);
   bonusRoutes(app, deps);
+  leadsRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate';
 import { seedAchIfMissing } from './db/seed/ach';
 import { seedBonusIfMissing } from './db/seed/bonus';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
+import { seedLeadsIfMissing } from './db/seed/leads';
 import { jobDefinitionsFor, liveDemoJob } from './jobs';
 import { crmFromConfig } from './platform/crm';
 import { randomToken } from './platform/crypto';
@@ -42,6 +43,8 @@ if (config.SEED_DEMO === 'true') {
   if (ach) console.log(`Added ${ach.returns} ACH returns to the demo data.`);
   const bonus = await seedBonusIfMissing(db, (l) => console.log(l));
   if (bonus) console.log(`Added ${bonus.runs} bonus runs to the demo data.`);
+  const leads = await seedLeadsIfMissing(db, (l) => console.log(l));
+  if (leads) console.log(`Added ${leads} CRM leads to the demo data.`);
 }
 
 /** Without PII_KEY, sensitive fields use a key made once and kept in the local data folder. */

@@ -726,7 +726,9 @@ export interface LeadFormsTable {
 
 export interface LeadApplicationsTable {
   lead_id: string;
-  document_id: number;
+  filename: string;
+  size_bytes: number;
+  content_encrypted: string;
   fields_encrypted: string;
   uploaded_by: number;
   uploaded_at: Timestamp;

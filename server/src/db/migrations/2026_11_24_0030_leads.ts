@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { hideFromIsoRole, PUBLIC_TOKEN_ROLE, run } from './helpers';
 
-const LEADS_TABLES = ['crm_leads', 'lead_forms', 'lead_applications', 'lead_steps', 'lead_checks', 'lead_approvals'];
+const LEADS_TABLES = [
+  'crm_leads',
+  'lead_forms',
+  'lead_applications',
+  'lead_steps',
+  'lead_checks',
+  'lead_approvals',
+];
 
 /**
  * Leads (spec document 3 §2.4, §2.5, §3, §4; docs/leads.md):
@@ -9,8 +16,8 @@ const LEADS_TABLES = ['crm_leads', 'lead_forms', 'lead_applications', 'lead_step
  *   configured the leads live there and this table stays unused.
  * - lead_forms: the saved application. SSN, DOB, TIN, routing and DDA numbers are only ever stored encrypted
  *   (platform/pii.ts), in the *_encrypted columns; nothing else of the form is sensitive.
- * - lead_applications: an uploaded application PDF and its parsed form fields, the fields encrypted as one value
- *   (they hold the same sensitive numbers).
+ * - lead_applications: an uploaded application PDF and its parsed form fields. Both hold the applicant's SSN and
+ *   bank numbers, so both are encrypted (the PDF as base64 text): the application is not kept in `documents`.
  * - lead_steps: the stepper's current step per lead. lead_checks: one row per lead and check, its status and
  *   run number (a re-run bumps it, so a job of an earlier run changes nothing).
  * - lead_approvals: each request sent to an underwriter. The e-mailed link's token is kept only as its SHA-256
@@ -79,7 +86,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
      )`,
     `create table lead_applications (
        lead_id text primary key check (lead_id ~ '^[A-Za-z0-9]{1,40}$'),
-       document_id integer not null references documents (id),
+       filename text not null check (length(filename) between 1 and 200),
+       size_bytes integer not null check (size_bytes > 0),
+       content_encrypted text not null check (content_encrypted like 'v1.%'),
        fields_encrypted text not null check (fields_encrypted like 'v1.%'),
        uploaded_by integer not null references users (id),
        uploaded_at timestamptz not null default now()

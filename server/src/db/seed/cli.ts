@@ -4,6 +4,7 @@ import { migrateToLatest } from '../migrate';
 import { seedAchIfMissing } from './ach';
 import { seedBonusIfMissing } from './bonus';
 import { isEmpty, seedDemo } from './index';
+import { seedLeadsIfMissing } from './leads';
 
 /**
  * Seeds the configured database (DATABASE_URL or the embedded one) at SEED_SCALE if it is empty:
@@ -22,6 +23,8 @@ if (await isEmpty(db)) {
   const ach = await seedAchIfMissing(db, (l) => console.log(l));
   const bonus = await seedBonusIfMissing(db, (l) => console.log(l));
   if (bonus) console.log(`Added ${bonus.runs} bonus runs.`);
+  const leads = await seedLeadsIfMissing(db, (l) => console.log(l));
+  if (leads) console.log(`Added ${leads} CRM leads.`);
   console.log(
     ach
       ? `The database already had data; added ${ach.returns} ACH returns and ${ach.entries} ACH debit entry days.`
