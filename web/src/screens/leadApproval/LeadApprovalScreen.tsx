@@ -62,7 +62,19 @@ export default function LeadApprovalScreen() {
   if (outcome?.kind === 'error' || approval.error)
     return (
       <PublicLayout title="Lead decision">
-        <FormAlert kind="error">{APPROVAL_PAGE_TEXT.error}</FormAlert>
+        <Stack gap="md">
+          <FormAlert kind="error">{APPROVAL_PAGE_TEXT.error}</FormAlert>
+          {/* Nothing was recorded: the link can be tried again. */}
+          <Button
+            variant="default"
+            onClick={() => {
+              setOutcome(null);
+              void approval.refetch();
+            }}
+          >
+            Try again
+          </Button>
+        </Stack>
       </PublicLayout>
     );
   if (!approval.data)

@@ -59,13 +59,21 @@ function ApprovalCard({ approval, onOpen }: { approval: ApprovalRow; onOpen: (le
           <Button variant="light" size="xs" onClick={() => onOpen(approval.lead_id)}>
             Open lead
           </Button>
-          {status === 'Approved' && approval.crm_url && (
-            <Anchor href={approval.crm_url} target="_blank" rel="noreferrer" fz="sm">
-              <Group gap={4} wrap="nowrap">
-                CRM profile <IconExternalLink size={14} />
-              </Group>
-            </Anchor>
-          )}
+          {status === 'Approved' &&
+            (approval.crm_url ? (
+              <Anchor href={approval.crm_url} target="_blank" rel="noreferrer" fz="sm">
+                <Group gap={4} wrap="nowrap">
+                  CRM profile <IconExternalLink size={14} />
+                </Group>
+              </Anchor>
+            ) : (
+              // A CRM without profile pages (the sandbox) still gives the converted account's id.
+              approval.account_id && (
+                <Text fz="xs" c="dimmed" ff="monospace" title="CRM account">
+                  CRM account {approval.account_id}
+                </Text>
+              )
+            ))}
         </Group>
       </Stack>
     </Card>

@@ -32,6 +32,16 @@ interface ChecksStepProps {
   onRefreshStep: () => void;
 }
 
+/** Read by screen readers, not drawn. */
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 const emptyCheck = (check_type: CheckType): CheckRow => ({
   check_type,
   document_name: null,
@@ -204,12 +214,14 @@ function CheckLine({
             color={look.color}
             variant="light"
             radius="sm"
+            // Its full word, never cut: the column takes the badge's width.
+            style={{ minWidth: 'max-content' }}
             leftSection={status === 'started' ? <Loader size={10} color={look.color} /> : undefined}
           >
             {look.label}
           </Badge>
         ) : (
-          <Text fz="sm" c="dimmed">
+          <Text fz="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
             {isAutomaticCheck(check.check_type) ? 'Not run' : 'Not uploaded'}
           </Text>
         )}
@@ -250,7 +262,7 @@ function CheckLine({
               </Button>
             )
           ) : (
-            <LexisNexisUpload leadId={leadId} />
+            <LexisNexisUpload leadId={leadId} checkError={error} />
           ))}
       </Table.Td>
     </Table.Tr>
@@ -258,7 +270,7 @@ function CheckLine({
 }
 
 /** The LexisNexis report: a PDF only (the server checks its content); a refused upload marks the check stopped. */
-function LexisNexisUpload({ leadId }: { leadId: string }) {
+function LexisNexisUpload({ leadId, checkError }: { leadId: string; checkError: string | null }) {
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -303,8 +315,9 @@ function LexisNexisUpload({ leadId }: { leadId: string }) {
         )}
       </FileButton>
       {progress !== null && <Progress value={progress * 100} size="sm" aria-label="Upload progress" />}
+      {/* A refusal the server recorded shows in the Error column; this says it at once, and no twice. */}
       {problem && (
-        <Text fz="xs" c="red" role="alert">
+        <Text fz="xs" c="red" role="alert" style={problem === checkError ? visuallyHidden : undefined}>
           {problem}
         </Text>
       )}
