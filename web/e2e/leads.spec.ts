@@ -16,21 +16,32 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
 }
 
-/** A small but real PDF (one blank page), written with its cross-reference table so any reader accepts it. */
-function realPdf(): Buffer {
+/**
+ * A small but real PDF (one page), written with its cross-reference table so any reader accepts it. With `fields`
+ * it is a fillable application: each entry a text field (AcroForm) holding its value.
+ */
+function realPdf(fields: Record<string, string> = {}): Buffer {
+  const names = Object.keys(fields);
+  const fieldRef = (i: number) => `${5 + i} 0 R`;
+  const refs = names.map((_, i) => fieldRef(i)).join(' ');
+  const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
   const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Catalog /Pages 2 0 R${names.length ? ` /AcroForm << /Fields [${refs}] >>` : ''} >>`,
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents 4 0 R >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents 4 0 R${names.length ? ` /Annots [${refs}]` : ''} >>`,
     '<< /Length 0 >>\nstream\n\nendstream',
+    ...names.map(
+      (name, i) =>
+        `<< /Type /Annot /Subtype /Widget /FT /Tx /T (${escape(name)}) /V (${escape(fields[name] ?? '')}) /Rect [50 ${700 - i * 30} 300 ${720 - i * 30}] /P 3 0 R >>`,
+    ),
   ];
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((object, i) => {
-    offsets.push(Buffer.byteLength(body));
+    offsets.push(Buffer.byteLength(body, 'latin1'));
     body += `${i + 1} 0 obj\n${object}\nendobj\n`;
   });
-  const xref = Buffer.byteLength(body);
+  const xref = Buffer.byteLength(body, 'latin1');
   body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
@@ -297,6 +308,42 @@ test.describe('Leads, as an RM with the Leads capability', () => {
         : card.getByText(`CRM account ${accountId}`),
     ).toBeVisible();
     await shot(page, '15-approval-cards');
+  });
+
+  test('a fillable application PDF prefills over the CRM’s values; a file not named .pdf is not sent', async ({
+    page,
+  }) => {
+    await page.goto('/leads');
+    const lead = await freshLead(page);
+    await pickLead(page, lead);
+    const firstName = page.getByRole('textbox', { name: 'First Name', exact: true });
+    // Before: the CRM's values.
+    await expect(firstName).not.toHaveValue('');
+    await expect(page.getByText('From the CRM').first()).toBeVisible();
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'application.pdf',
+      mimeType: 'application/pdf',
+      buffer: realPdf({
+        'First Name': 'Imani',
+        legal_name: 'Imani Florist LLC',
+        'Routing Number': '011000015',
+      }),
+    });
+    await expect(page.getByText('The application was read; the form shows its values.')).toBeVisible();
+    await expect(firstName).toHaveValue('Imani');
+    await expect(page.getByRole('textbox', { name: 'Legal Name', exact: true })).toHaveValue(
+      'Imani Florist LLC',
+    );
+    await expect(page.getByRole('button', { name: 'Application PDF' })).toBeVisible();
+    await shot(page, '16-enter-information-application');
+    // A file that is not a PDF by name is not sent at all.
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'application.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('first_name: nobody'),
+    });
+    await expect(page.getByText('Only a PDF file (.pdf) can be uploaded.')).toBeVisible();
+    await expect(firstName).toHaveValue('Imani');
   });
 
   test('a step after the current one cannot be opened', async ({ page }) => {
