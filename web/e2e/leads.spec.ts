@@ -244,7 +244,9 @@ test.describe('Leads, as an RM with the Leads capability', () => {
     await page.getByRole('button', { name: 'Send for approval', exact: true }).click();
     await expect(page.getByText('Choose an underwriter')).toBeVisible();
     await page.getByRole('combobox', { name: 'Underwriter' }).click();
-    await page.getByRole('option', { name: new RegExp(underwriter.email.replace('.', '\\.')) }).click();
+    await page
+      .getByRole('option', { name: `${underwriter.name} (${underwriter.email})`, exact: true })
+      .click();
     await shot(page, '08-send-for-approval');
     await page.getByRole('button', { name: 'Send for approval', exact: true }).click();
 
@@ -334,7 +336,7 @@ test.describe('Leads, as an RM with the Leads capability', () => {
     await expect(page.getByRole('textbox', { name: 'Legal Name', exact: true })).toHaveValue(
       'Imani Florist LLC',
     );
-    await expect(page.getByRole('button', { name: 'Application PDF' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Download application PDF' })).toBeVisible();
     await shot(page, '16-enter-information-application');
     // A file that is not a PDF by name is not sent at all.
     await page.locator('input[type=file]').setInputFiles({

@@ -59,7 +59,8 @@ const emptyCheck = (check_type: CheckType): CheckRow => ({
  */
 export function ChecksStep({ leadId, step, onMoved, onView, onRefreshStep }: ChecksStepProps) {
   const queryClient = useQueryClient();
-  const [pickupDeadline, setPickupDeadline] = useState<number | null>(null);
+  // Checks queued before the step opened (by this RM a moment ago, or by another) are waited for too.
+  const [pickupDeadline, setPickupDeadline] = useState<number | null>(() => Date.now() + PICKUP_WAIT_MS);
   const [problem, setProblem] = useState<string | null>(null);
   const [queueing, setQueueing] = useState<string | null>(null);
   const [moving, setMoving] = useState(false);

@@ -315,7 +315,7 @@ function ApplicationUpload({
             )}
           </FileButton>
         )}
-        {document && <DocumentButton name={document} label="Application PDF" />}
+        {document && <DocumentButton name={document} label="Download application PDF" />}
         <Text fz="xs" c="dimmed">
           A fillable PDF application; its fields prefill what was not saved yet.
         </Text>

@@ -98,9 +98,9 @@ export const PICKUP_WAIT_MS = 60_000;
 
 /**
  * Whether to ask again in 2 s (spec §4: poll while checks run; finished, stopped or initiated combinations end
- * it). The server says whether a check is running (`polling`). Right after this user queued checks they are
- * "initiated" until a worker picks them up; the spec's rule would stop there and never show them start, so the
- * client also waits for the pick-up, for at most PICKUP_WAIT_MS.
+ * it). The server says whether a check is running (`polling`). Queued checks are "initiated" until a worker picks
+ * them up; the spec's rule would stop there and never show them start, so for PICKUP_WAIT_MS after the step opens
+ * or a Run, the client also waits for the pick-up.
  */
 export function keepPolling(
   answer:
