@@ -24,7 +24,7 @@ function realPdf(fields: Record<string, string> = {}): Buffer {
   const names = Object.keys(fields);
   const fieldRef = (i: number) => `${5 + i} 0 R`;
   const refs = names.map((_, i) => fieldRef(i)).join(' ');
-  const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+  const pdfText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
   const objects = [
     `<< /Type /Catalog /Pages 2 0 R${names.length ? ` /AcroForm << /Fields [${refs}] >>` : ''} >>`,
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -32,7 +32,7 @@ function realPdf(fields: Record<string, string> = {}): Buffer {
     '<< /Length 0 >>\nstream\n\nendstream',
     ...names.map(
       (name, i) =>
-        `<< /Type /Annot /Subtype /Widget /FT /Tx /T (${escape(name)}) /V (${escape(fields[name] ?? '')}) /Rect [50 ${700 - i * 30} 300 ${720 - i * 30}] /P 3 0 R >>`,
+        `<< /Type /Annot /Subtype /Widget /FT /Tx /T (${pdfText(name)}) /V (${pdfText(fields[name] ?? '')}) /Rect [50 ${700 - i * 30} 300 ${720 - i * 30}] /P 3 0 R >>`,
     ),
   ];
   let body = '%PDF-1.4\n';
