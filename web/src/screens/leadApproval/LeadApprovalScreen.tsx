@@ -1,4 +1,5 @@
 import { Badge, Button, Group, Loader, Stack, Table, Text, Textarea } from '@mantine/core';
+import { CHECK_TYPES, type CheckType } from '@paydesk/domain/leads/checks';
 import { APPROVAL_PAGE_TEXT, leadsEndpoints } from '@paydesk/domain/leads/contracts';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -12,8 +13,14 @@ import { PublicLayout } from '../../components/PublicLayout';
 import { CHECK_STATUS_LOOK } from '../leads/leadView';
 
 /** A link that is unknown, used or expired is refused as 404; a malformed one as 400. */
+const byCheckOrder = (a: { check_type: CheckType }, b: { check_type: CheckType }) =>
+  CHECK_TYPES.indexOf(a.check_type) - CHECK_TYPES.indexOf(b.check_type);
+
 const isInvalidLink = (error: unknown) =>
   error instanceof ApiError && (error.status === 404 || error.status === 400);
+
+/** Wide enough for the check results on one line each. */
+const WIDTH = 600;
 
 type Outcome = { kind: 'sent' } | { kind: 'invalid' } | { kind: 'error' } | null;
 
@@ -49,19 +56,19 @@ export default function LeadApprovalScreen() {
 
   if (outcome?.kind === 'sent')
     return (
-      <PublicLayout title="Lead decision">
+      <PublicLayout maxWidth={WIDTH} title="Lead decision">
         <FormAlert kind="success">{APPROVAL_PAGE_TEXT.sent}</FormAlert>
       </PublicLayout>
     );
   if (token === '' || outcome?.kind === 'invalid' || (approval.error && isInvalidLink(approval.error)))
     return (
-      <PublicLayout title="Lead decision">
+      <PublicLayout maxWidth={WIDTH} title="Lead decision">
         <FormAlert kind="error">{APPROVAL_PAGE_TEXT.invalid}</FormAlert>
       </PublicLayout>
     );
   if (outcome?.kind === 'error' || approval.error)
     return (
-      <PublicLayout title="Lead decision">
+      <PublicLayout maxWidth={WIDTH} title="Lead decision">
         <Stack gap="md">
           <FormAlert kind="error">{APPROVAL_PAGE_TEXT.error}</FormAlert>
           {/* Nothing was recorded: the link can be tried again. */}
@@ -79,7 +86,7 @@ export default function LeadApprovalScreen() {
     );
   if (!approval.data)
     return (
-      <PublicLayout title="Lead decision">
+      <PublicLayout maxWidth={WIDTH} title="Lead decision">
         <Group gap="sm">
           <Loader size="sm" />
           <Text c="dimmed">Loading…</Text>
@@ -91,6 +98,7 @@ export default function LeadApprovalScreen() {
   const name = [lead.first_name, lead.last_name].filter(Boolean).join(' ') || '—';
   return (
     <PublicLayout
+      maxWidth={WIDTH}
       title="Lead decision"
       description={`Sent to ${lead.uw_name} on ${formatDateTime(lead.created_on)}; the link works once, until ${formatDateTime(lead.expires_on)}.`}
     >
@@ -120,14 +128,14 @@ export default function LeadApprovalScreen() {
             <Text fw={600} fz="sm">
               Checks
             </Text>
-            {lead.checks.map((check) => {
+            {[...lead.checks].sort(byCheckOrder).map((check) => {
               const look = check.runtime_status ? CHECK_STATUS_LOOK[check.runtime_status] : null;
               return (
                 <Group key={check.check_type} justify="space-between" wrap="nowrap" gap="sm">
                   <Text fz="sm" fw={500} w={90} style={{ flex: 'none' }}>
                     {check.check_type}
                   </Text>
-                  <Text fz="xs" c="dimmed" style={{ flex: 1 }} truncate>
+                  <Text fz="xs" c="dimmed" style={{ flex: 1 }}>
                     {check.result ?? ''}
                   </Text>
                   <Badge color={look?.color ?? 'gray'} variant="light" radius="sm" style={{ flex: 'none' }}>

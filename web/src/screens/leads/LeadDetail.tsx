@@ -1,6 +1,7 @@
 import { Loader, Paper, Stepper } from '@mantine/core';
 import { leadsEndpoints } from '@paydesk/domain/leads/contracts';
 import { canOpenStep, LEAD_STEPS, type LeadStep } from '@paydesk/domain/leads/steps';
+import { IconCheck } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { call, errorMessage } from '../../app/api';
@@ -11,11 +12,15 @@ import { DecisionStep } from './DecisionStep';
 import { LeadForm } from './LeadForm';
 import { SendStep } from './SendStep';
 
+const isDone = (step: LeadStep, index: number) =>
+  index < step.current_step || (index === step.current_step && step.completed);
+
 function stepDescription(step: LeadStep, index: number): string {
-  if (index < step.current_step) return 'Done';
-  if (index > step.current_step) return 'Not reached';
-  return step.completed ? 'Done' : 'Current step';
+  if (isDone(step, index)) return 'Done';
+  return index > step.current_step ? 'Not reached' : 'Current step';
 }
+
+const DONE_ICON = <IconCheck size={16} />;
 
 /**
  * One lead's stepper (spec §2.4, §4). The server keeps the current step and moves it by its rules; the RM may
@@ -55,6 +60,9 @@ export function LeadDetail({ leadId }: { leadId: string }) {
             key={label}
             label={label}
             description={stepDescription(current, index)}
+            // The stepper marks only the steps before the one shown; a done step looked past keeps its tick.
+            icon={isDone(current, index) ? DONE_ICON : undefined}
+            progressIcon={isDone(current, index) ? DONE_ICON : undefined}
             allowStepSelect={canOpenStep(current, index)}
             // A step past the current one is out of reach: disabled, for the keyboard and screen readers too.
             disabled={!canOpenStep(current, index)}

@@ -166,6 +166,8 @@ function LeadFormFields({
       label,
       withAsterisk: isLeadRequiredField(field),
       readOnly: locked,
+      // Read-only fields look it, so nobody types into an approved application.
+      variant: locked ? 'filled' : 'default',
       description: source === 'application' || source === 'crm' ? SOURCE_TEXT[source] : undefined,
     };
     if (STATE_FIELDS.has(field))

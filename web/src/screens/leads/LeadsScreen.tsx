@@ -1,6 +1,7 @@
 import { CloseButton, Group, Stack, Tabs, Text } from '@mantine/core';
 import { leadsEndpoints } from '@paydesk/domain/leads/contracts';
 import { useQuery } from '@tanstack/react-query';
+import type { KeyboardEvent, MouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { call } from '../../app/api';
 import { leadsKeys } from '../../app/queryKeys';
@@ -52,11 +53,20 @@ export default function LeadsScreen() {
               key={id}
               value={id}
               rightSection={
+                // Inside the tab's own button, so a span that acts as a button (a button may not hold one).
                 <CloseButton
                   size="sm"
                   component="span"
+                  role="button"
+                  tabIndex={0}
                   aria-label={`Close ${names.get(id) ?? id}`}
-                  onClick={(event) => {
+                  onClick={(event: MouseEvent) => {
+                    event.stopPropagation();
+                    closeLead(id);
+                  }}
+                  onKeyDown={(event: KeyboardEvent) => {
+                    if (event.key !== 'Enter' && event.key !== ' ') return;
+                    event.preventDefault();
                     event.stopPropagation();
                     closeLead(id);
                   }}
