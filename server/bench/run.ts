@@ -17,7 +17,7 @@ import { seedBonusIfMissing } from '../src/db/seed/bonus';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
 import { seedLeadsIfMissing } from '../src/db/seed/leads';
 import { Jobs } from '../src/platform/jobs';
-import { usePiiKeys } from '../src/platform/pii';
+import { piiKeyId, usePiiKeys } from '../src/platform/pii';
 import { benchApp } from './benchApp';
 
 /**
@@ -999,7 +999,8 @@ if (section('leads')) {
 
   // The four automatic checks of one lead run together on the sandbox provider, worked by a queue of their own
   // (the production worker settings); the lead's rows are removed afterwards.
-  usePiiKeys({ current: { id: 'bench000', key: randomBytes(32) }, old: [] });
+  const piiKey = randomBytes(32);
+  usePiiKeys({ current: { id: piiKeyId(piiKey), key: piiKey }, old: [] });
   const sandbox = new SandboxChecks();
   const checkWorkers = await Jobs.start({
     connected,

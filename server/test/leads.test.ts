@@ -12,7 +12,7 @@ import { sandboxLeadId } from '../src/db/seed/leads';
 import { jobDefinitions } from '../src/jobs';
 import type { Jobs } from '../src/platform/jobs';
 import { Mailer } from '../src/platform/mailer';
-import { usePiiKeys } from '../src/platform/pii';
+import { piiKeyId, usePiiKeys } from '../src/platform/pii';
 import { Client, startTestJobs, testDatabase } from './helpers';
 
 /**
@@ -73,7 +73,8 @@ async function as(email: string) {
 const sales = () => as('sales@paydesk.local');
 
 beforeAll(async () => {
-  usePiiKeys({ current: { id: 'abcdef12', key: randomBytes(32) }, old: [] });
+  const key = randomBytes(32);
+  usePiiKeys({ current: { id: piiKeyId(key), key }, old: [] });
   connected = await testDatabase();
   db = connected.db;
   const config = loadConfig({ APP_URL: 'http://paydesk.test', LOG_LEVEL: 'trace', RATE_LIMITS: 'off' });
