@@ -510,6 +510,9 @@ describe('approval by the e-mailed link', () => {
       .where('lead_id', '=', leadId)
       .executeTakeFirstOrThrow();
     expect(crm.converted_account_id).toMatch(/^001SBX\d{12}$/);
+    // The picker's cached list follows the conversion.
+    const listed = ok(await c.get(leadsPaths.getLeads)).records.find((r: { Id: string }) => r.Id === leadId);
+    expect(listed.Status).toBe('Converted');
     const approval = ok(await c.post(leadsPaths.getLeadApproval, { lead_id: leadId })).approval;
     expect(approval).toMatchObject({
       approved: 1,
