@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
-import { SandboxChecks } from '../src/areas/leads/checks';
+import { SandboxChecks, TinCheckProvider } from '../src/areas/leads/checks';
 import { loadConfig } from '../src/config';
 import type { Connected, Db } from '../src/db/connect';
 import { sandboxLeadId } from '../src/db/seed/leads';
@@ -610,5 +610,51 @@ describe('sensitive data stays out of lists, logs, audit details and the databas
     for (const [where, texts] of haystacks)
       for (const secret of [...SECRETS, ROUTING])
         expect(texts.filter((t) => t.includes(secret)).length, `${secret} in ${where}`).toBe(0);
+  });
+});
+
+describe('the TINCheck adapter', () => {
+  const subject = {
+    leadId: sandboxLeadId(1),
+    form: leadsEndpoints.addLead.input.parse(form(sandboxLeadId(1))),
+  };
+  const answering = (status: number, codeXml: string) => {
+    const sent: { url: string; body: string }[] = [];
+    const fetcher = (async (url: string | URL | Request, init?: RequestInit) => {
+      sent.push({ url: String(url), body: String(init?.body) });
+      return new Response(
+        `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ValidateTinNameResponse><ValidateTinNameResult>${codeXml}</ValidateTinNameResult></ValidateTinNameResponse></soap:Body></soap:Envelope>`,
+        { status },
+      );
+    }) as typeof fetch;
+    return { sent, provider: new TinCheckProvider({ login: 'rm@example.com', password: 'pw' }, fetcher) };
+  };
+  const signal = () => AbortSignal.timeout(5000);
+
+  it('asks ValidateTinName with the EIN and legal name, and reads a match as clear', async () => {
+    const { sent, provider } = answering(
+      200,
+      '<TINNAME_CODE>1</TINNAME_CODE><TINNAME_DETAILS>TIN and Name combination matches IRS records</TINNAME_DETAILS>',
+    );
+    const outcome = await provider.run('TinCheck', subject, signal());
+    expect(outcome).toMatchObject({
+      verdict: 'clear',
+      summary: 'TIN and Name combination matches IRS records',
+    });
+    expect(sent[0]?.body).toContain('<pvs:TIN>451234567</pvs:TIN>');
+    expect(sent[0]?.body).toContain('<pvs:LName>Lopez Bakery LLC</pvs:LName>');
+    expect(JSON.stringify(outcome)).not.toContain(TIN_DIGITS);
+  });
+
+  it('reads no match as a finding, and an unknown code or an HTTP error as a failure', async () => {
+    const miss = answering(
+      200,
+      '<TINNAME_CODE>0</TINNAME_CODE><TINNAME_DETAILS>TIN and Name combination does not match IRS records</TINNAME_DETAILS>',
+    );
+    expect((await miss.provider.run('TinCheck', subject, signal())).verdict).toBe('hit');
+    const odd = answering(200, '<TINNAME_CODE>-1</TINNAME_CODE>');
+    await expect(odd.provider.run('TinCheck', subject, signal())).rejects.toThrow(/code -1/);
+    const down = answering(503, '');
+    await expect(down.provider.run('TinCheck', subject, signal())).rejects.toThrow(/HTTP 503/);
   });
 });
