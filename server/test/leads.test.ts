@@ -488,6 +488,10 @@ describe('approval by the e-mailed link', () => {
     );
     expect(stored.rows.some((r) => r.t.includes(token))).toBe(false);
 
+    // The underwriter opens the page: its URL carries the token, which the request log must not keep.
+    await app.inject({ method: 'GET', url: `/leads/app?id=${token}` });
+    expect(logLines.some((l) => l.includes('/leads/app?id=…'))).toBe(true);
+    expect(logLines.some((l) => l.includes(token))).toBe(false);
     const page = await publicPost(leadsPaths.getApproval, { app_id: token });
     expect(page.statusCode, page.body).toBe(200);
     expect(page.json()).toMatchObject({ first_name: 'Maria', last_name: 'Lopez', dba: 'Lopez Bakery' });
