@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { Capability, Department } from '@paydesk/domain';
 import { XLSX_MIME } from '@paydesk/domain';
@@ -13,6 +14,7 @@ import { jobDefinitions } from '../src/jobs';
 import { hashPassword } from '../src/platform/crypto';
 import { Jobs, type JobsOptions } from '../src/platform/jobs';
 import { Mailer } from '../src/platform/mailer';
+import { hasPiiKeys, piiKeyId, usePiiKeys } from '../src/platform/pii';
 import {
   adminClient,
   DEMO_PASSWORD,
@@ -113,6 +115,11 @@ export function startTestJobs(
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // A server always has a key for sensitive fields (main.ts); a test file that set none gets a random one.
+  if (!hasPiiKeys()) {
+    const key = randomBytes(32);
+    usePiiKeys({ current: { id: piiKeyId(key), key }, old: [] });
+  }
   const connected = options.connected ?? (await testDatabase());
   const { db, kind } = connected;
   const config = loadConfig({

@@ -192,7 +192,8 @@ export const publicApproval = z.object({
 export const approvalToken = z
   .string({ error: 'The link is not valid or has expired!' })
   .trim()
-  .regex(/^[A-Za-z0-9_-]{20,100}$/, 'The link is not valid or has expired!');
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, 'The link is not valid or has expired!')
+  .meta({ examples: ['q3Xb8mJ2w0t1vYc9LrNf5kQe7HsA4dZuGiPo6TnWxE'] });
 
 const comment = z
   .string()
@@ -208,6 +209,7 @@ const approvedFlag = z
 
 const userEmail = z
   .string()
+  .meta({ examples: ['finance.admin@paydesk.local'] })
   .trim()
   .toLowerCase()
   .max(254, 'The e-mail is too long')

@@ -280,10 +280,13 @@ const textRule = (field: LeadFormField, max: number) => {
 const requiredText = (field: LeadFormField, max = 200) =>
   z.preprocess(
     blankToNull,
-    z.string({ error: `${LEAD_FIELD_LABELS[field]} is required` }).pipe(textRule(field, max)),
+    z
+      .string({ error: `${LEAD_FIELD_LABELS[field]} is required` })
+      .meta(example(field))
+      .pipe(textRule(field, max)),
   );
 const optionalText = (field: LeadFormField, max = 200) =>
-  z.preprocess(blankToNull, textRule(field, max).nullable());
+  z.preprocess(blankToNull, textRule(field, max).meta(example(field)).nullable());
 
 /** A field checked by a rule; normalise turns the accepted value into its stored form. */
 const ruleOf = (
@@ -293,8 +296,14 @@ const ruleOf = (
   opts: { maskable?: boolean },
 ) =>
   z
-    .string({ error: `${LEAD_FIELD_LABELS[field]} must be text` })
+    .string({
+      error: (issue) =>
+        issue.input === null || issue.input === undefined
+          ? `${LEAD_FIELD_LABELS[field]} is required`
+          : `${LEAD_FIELD_LABELS[field]} must be text`,
+    })
     .max(60, `${LEAD_FIELD_LABELS[field]} is too long`)
+    .meta(example(field))
     .transform((value, ctx) => {
       if (opts.maskable && isMaskedValue(value)) return value;
       const message = problem(value);
@@ -309,19 +318,13 @@ const requiredRuled = (
   problem: (value: string) => string | null,
   normalise: (value: string) => string,
   opts: { maskable?: boolean } = {},
-) =>
-  z.preprocess(
-    blankToNull,
-    z
-      .string({ error: `${LEAD_FIELD_LABELS[field]} is required` })
-      .pipe(ruleOf(field, problem, normalise, opts)),
-  );
+) => z.preprocess(blankToNull, ruleOf(field, problem, normalise, opts));
 const optionalRuled = (
   field: LeadFormField,
   problem: (value: string) => string | null,
   normalise: (value: string) => string,
   opts: { maskable?: boolean } = {},
-) => z.preprocess(blankToNull, ruleOf(field, problem, normalise, opts).nullable());
+) => z.preprocess(blankToNull, ruleOf(field, problem, normalise, opts).meta(example(field)).nullable());
 
 const wholeNumber = (field: LeadFormField, max: number) => {
   const label = LEAD_FIELD_LABELS[field];
@@ -358,19 +361,53 @@ const formatPhone = (v: string) => {
   return `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}`;
 };
 
+/** A valid value of each field, for the API reference and generated test inputs. */
+export const LEAD_FIELD_EXAMPLES: Record<LeadFormField | 'lead_id', string> = {
+  lead_id: '00QSBX000000000001',
+  first_name: 'Maria',
+  last_name: 'Lopez',
+  email: 'maria@lopezbakery.example',
+  phone: '(512) 555-0142',
+  ssn: '123-45-6789',
+  dob: '1980-04-25',
+  home_address: '12 Elm St',
+  home_city: 'Austin',
+  home_state: 'TX',
+  home_zip: '78701',
+  dba: 'Lopez Bakery',
+  legal_name: 'Lopez Bakery LLC',
+  iso_split: '10',
+  tin: '12-3456789',
+  business_type: 'Bakery',
+  business_email: 'office@lopezbakery.example',
+  business_phone: '(512) 555-0199',
+  business_address_1: '400 Main St',
+  business_address_2: 'Suite 2',
+  business_city: 'Austin',
+  business_state: 'TX',
+  business_zip: '78701-1234',
+  aba_number: '021000021',
+  dda_number: '000123456789',
+  sales_agent: '2',
+  years_industry: '5',
+  owner_name: 'Dana Whitfield',
+};
+const example = (field: LeadFormField | 'lead_id') => ({ examples: [LEAD_FIELD_EXAMPLES[field]] });
+
 /** The lead id as the CRM writes it (a Salesforce id is 15 or 18 letters and digits). */
 export const leadId = z
   .string({ error: 'lead_id is required' })
   .trim()
   .min(1, 'lead_id is required')
   .max(40, 'lead_id is too long')
-  .regex(/^[A-Za-z0-9]+$/, 'lead_id is letters and digits only');
+  .regex(/^[A-Za-z0-9]+$/, 'lead_id is letters and digits only')
+  .meta(example('lead_id'));
 
 /**
  * The form's schema. DOB is checked against the day it is parsed (at least 18 years old); everything else is
  * pure. `.shape[field]` checks one field alone, which is how the web shows a message as the RM types.
  */
-export const leadFormSchema = z.strictObject({
+const leadFormShape = {
   lead_id: leadId,
   first_name: requiredText('first_name', 100),
   last_name: requiredText('last_name', 100),
@@ -412,7 +449,9 @@ export const leadFormSchema = z.strictObject({
   sales_agent: wholeNumber('sales_agent', 100_000),
   years_industry: wholeNumber('years_industry', 100),
   owner_name: optionalText('owner_name', 200),
-});
+};
+
+export const leadFormSchema = z.strictObject(leadFormShape);
 
 /** What the form holds once parsed: normalised values, null for an empty optional field. */
 export type LeadFormValues = z.output<typeof leadFormSchema>;

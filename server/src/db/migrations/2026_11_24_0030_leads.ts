@@ -51,6 +51,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        converted_at timestamptz
      )`,
     'create index crm_leads_created on crm_leads (created_date desc, lead_id)',
+    // The lead picker's list is a cached answer (platform/answerCache.ts), versioned by writes to crm_leads.
+    `insert into answer_versions (name) values ('leads')`,
+    `create trigger crm_leads_answer_version after insert or update or delete or truncate on crm_leads
+       for each statement execute function paydesk_bump_answer_version('leads')`,
     'create sequence crm_account_sf_seq',
     `create table lead_forms (
        lead_id text primary key check (lead_id ~ '^[A-Za-z0-9]{1,40}$'),

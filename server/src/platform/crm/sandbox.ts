@@ -79,6 +79,16 @@ export class SandboxCrm implements Crm {
     return rows;
   }
 
+  async leadsJson(db: Db): Promise<string> {
+    const { rows } = await sql<{ json: string }>`
+      select json_build_object('records', coalesce(json_agg(json_build_object(
+               'Id', lead_id, 'Name', name, 'Company', company, 'Status', status,
+               'CreatedDate', to_char(created_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+               'Real_Owner_del__c', owner_name) order by created_date desc, lead_id), '[]'::json))::text as json
+      from crm_leads`.execute(db);
+    return rows[0]?.json ?? '{"records":[]}';
+  }
+
   async lead(db: Db, leadId: string): Promise<CrmLead | null> {
     const row = await db.selectFrom('crm_leads').selectAll().where('lead_id', '=', leadId).executeTakeFirst();
     if (!row) return null;

@@ -35,7 +35,7 @@ export function checkResultPdf(input: {
     ['Lead', input.leadId],
     ['Business', input.legalName],
     ['Provider', input.sandbox ? 'PayDesk sandbox (no vendor was called; test result)' : input.provider],
-    ['Finished', input.finishedAt.toISOString().replace('T', ' ').slice(0, 19) + ' UTC'],
+    ['Finished', `${input.finishedAt.toISOString().replace('T', ' ').slice(0, 19)} UTC`],
     ['Result', input.outcome.verdict === 'hit' ? 'FINDING — review before approving' : 'Clear'],
     ['Summary', input.outcome.summary],
     ...input.outcome.details,
