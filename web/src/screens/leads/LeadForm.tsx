@@ -23,6 +23,7 @@ import {
   leadFormSchema,
   US_STATES,
 } from '@paydesk/domain/leads/form';
+import { formatSsn, formatTin } from '@paydesk/domain/leads/prefill';
 import type { LeadStep } from '@paydesk/domain/leads/steps';
 import { IconEye, IconFileUpload } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -151,7 +152,8 @@ function LeadFormFields({
     setRevealing(field);
     try {
       const answer = await call(leadsEndpoints.revealField, { lead_id: leadId, field });
-      form.set(field, answer.value ?? '');
+      const value = answer.value ?? '';
+      form.set(field, field === 'ssn' ? formatSsn(value) : field === 'tin' ? formatTin(value) : value);
     } catch (error) {
       setProblem(errorMessage(error, `${LEAD_FIELD_LABELS[field]} could not be revealed.`));
     } finally {
