@@ -70,7 +70,6 @@ export class SandboxChecks implements CheckProvider {
           verdict: hit ? 'hit' : 'clear',
           summary: hit ? '1 MATCH record: reason 12 (merchant collusion), 2023' : 'No MATCH records found',
           details: [
-            ['Business', f.legal_name],
             ['DBA', f.dba ?? ''],
             ['Principal', who],
             ['Records', hit ? '1 (reason code 12, added 2023)' : 'None'],
