@@ -44,6 +44,7 @@ export const CAPABILITIES = [
   'pci_fees',
   'pci_historic_edit',
   'bonus_edit',
+  'underwriter',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -65,6 +66,10 @@ export const CAPABILITY_LABELS: Record<Capability, { label: string; description:
   bonus_edit: {
     label: 'Bonus editing',
     description: 'Edit bonus specifications; mark bonuses do-not-pay, notes and do-not-clawback',
+  },
+  underwriter: {
+    label: 'Underwriter',
+    description: 'Can be sent leads to approve or reject (through an e-mailed link)',
   },
 };
 

@@ -26,6 +26,12 @@ export const AUDIT_ACTIONS = [
   'pci.billing_run',
   'pci.config',
   'pci.merchant',
+  'lead.save',
+  'lead.step',
+  'lead.check',
+  'lead.upload',
+  'lead.send',
+  'lead.decision',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -55,6 +61,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'pci.billing_run': 'PCI billing run',
   'pci.config': 'PCI configuration changed',
   'pci.merchant': 'PCI old merchant changed',
+  'lead.save': 'Lead form saved',
+  'lead.step': 'Lead step changed',
+  'lead.check': 'Lead check run',
+  'lead.upload': 'Lead document uploaded',
+  'lead.send': 'Lead sent for approval',
+  'lead.decision': 'Lead decided',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -203,6 +215,14 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
     case 'pci.config':
     case 'pci.merchant':
       // The PCI area words its entries as it writes them (areas/pci).
+      return typeof facts.description === 'string' ? facts.description : AUDIT_ACTION_LABELS[action];
+    case 'lead.save':
+    case 'lead.step':
+    case 'lead.check':
+    case 'lead.upload':
+    case 'lead.send':
+    case 'lead.decision':
+      // The leads area words its entries as it writes them, never with a sensitive value (docs/leads.md).
       return typeof facts.description === 'string' ? facts.description : AUDIT_ACTION_LABELS[action];
   }
 }

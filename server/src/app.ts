@@ -15,6 +15,7 @@ import { bonusRoutes } from './areas/bonus/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
+import { leadsRoutes } from './areas/leads/routes';
 import { partnerRoutes } from './areas/partners/routes';
 import { pciRoutes } from './areas/pci/routes';
 import { processingRoutes } from './areas/processing/routes';
@@ -37,6 +38,37 @@ const SECURITY_HEADERS = {
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
 };
 
+/**
+ * The request log names each URL; the lead approval page's URL carries its single-use token
+ * (`/leads/app?id=…`), which is a credential, so the log shows it as `id=…`.
+ */
+export function redactLinkToken(url: string): string {
+  return url.replace(/^(\/leads\/app\?(?:[^#]*&)?id=)[^&#]*/, '$1…');
+}
+
+function withoutLinkTokens(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger || typeof logger !== 'object') return logger;
+  return {
+    ...logger,
+    serializers: {
+      req: (req: {
+        method: string;
+        url: string;
+        hostname?: string;
+        ip?: string;
+        socket?: { remotePort?: number };
+      }) => ({
+        method: req.method,
+        url: redactLinkToken(req.url),
+        host: req.hostname,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+      ...(logger as { serializers?: Record<string, unknown> }).serializers,
+    },
+  } as FastifyServerOptions['logger'];
+}
+
 /** Builds the HTTP application: plugins, the error handler, each area's routes, then the SPA. */
 export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -49,6 +81,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
     ),
     connectionTimeout: deps.config.REQUEST_TIMEOUT_MS,
     ...options,
+    logger: withoutLinkTokens(options.logger),
   });
   configureCookies(deps.config.COOKIE_SECURE);
   await app.register(cookie);
@@ -121,6 +154,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   achRoutes(app, deps);
   bonusRoutes(app, deps);
   pciRoutes(app, deps);
+  leadsRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

@@ -91,6 +91,14 @@ const schema = z.object({
   SALESFORCE_PASSWORD: z.string().optional(),
   /** Appended to the password, as Salesforce asks of logins from outside the trusted IP ranges. */
   SALESFORCE_SECURITY_TOKEN: z.string().default(''),
+  /**
+   * Underwriting checks (docs/leads.md): the sandbox provider unless a vendor's account is set. TINCheck answers
+   * the TinCheck check when TINCHECK_LOGIN and TINCHECK_PASSWORD are set. Never logged.
+   */
+  TINCHECK_LOGIN: z.string().optional(),
+  TINCHECK_PASSWORD: z.string().optional(),
+  /** Longest a check provider may take to answer before the check is stopped as timed out. */
+  LEADS_CHECK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
 });
 
 export type Config = z.infer<typeof schema> & { appUrl: string; pgliteDir: string };
@@ -104,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  if ((c.TINCHECK_LOGIN === undefined) !== (c.TINCHECK_PASSWORD === undefined))
+    throw new Error('Invalid configuration:\n  Set both TINCHECK_LOGIN and TINCHECK_PASSWORD, or neither');
   if ((c.SALESFORCE_USERNAME === undefined) !== (c.SALESFORCE_PASSWORD === undefined))
     throw new Error(
       'Invalid configuration:\n  Set both SALESFORCE_USERNAME and SALESFORCE_PASSWORD, or neither',

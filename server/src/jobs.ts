@@ -1,6 +1,9 @@
 import { bonusRunJob, bonusScheduleJobs } from './areas/bonus/jobs';
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
+import { checkProvidersFromConfig } from './areas/leads/checks';
+import type { CheckProviders } from './areas/leads/checks/types';
+import { checkJobs } from './areas/leads/jobs';
 import { partnersImportJob } from './areas/partners/importJob';
 import { processingReportJob, processingSubscriptionsJob } from './areas/processing/jobs';
 import type { Config } from './config';
@@ -15,9 +18,12 @@ export { holdsDemoData, liveDemoJob };
  * Every background job this server declares; each area adds its own here. The live demo is declared only on
  * a database the demo seed filled (its marker), so it never runs, nor is scheduled, on real data.
  */
+export type JobsConfig = Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> &
+  Partial<Pick<Config, 'TINCHECK_LOGIN' | 'TINCHECK_PASSWORD' | 'LEADS_CHECK_TIMEOUT_SECONDS'>>;
+
 export function jobDefinitions(
-  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
-  options: { liveDemo?: boolean; crm?: Crm } = {},
+  config: JobsConfig,
+  options: { liveDemo?: boolean; crm?: Crm; checks?: CheckProviders } = {},
 ): JobDefinition[] {
   const delivery = mailDeliveryJob({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
   const report = processingReportJob(delivery);
@@ -29,15 +35,14 @@ export function jobDefinitions(
     processingSubscriptionsJob(report),
     bonusRunJob,
     ...bonusScheduleJobs,
+    ...Object.values(
+      checkJobs(options.checks ?? checkProvidersFromConfig(config), config.LEADS_CHECK_TIMEOUT_SECONDS ?? 60),
+    ),
     ...(options.liveDemo ? [liveDemoJob] : []),
   ];
 }
 
 /** The definitions for this database. */
-export async function jobDefinitionsFor(
-  db: Db,
-  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
-  crm?: Crm,
-): Promise<JobDefinition[]> {
+export async function jobDefinitionsFor(db: Db, config: JobsConfig, crm?: Crm): Promise<JobDefinition[]> {
   return jobDefinitions(config, { liveDemo: await holdsDemoData(db), ...(crm ? { crm } : {}) });
 }

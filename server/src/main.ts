@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate';
 import { seedAchIfMissing } from './db/seed/ach';
 import { seedBonusIfMissing } from './db/seed/bonus';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
+import { seedLeadsIfMissing } from './db/seed/leads';
 import { seedPciIfMissing } from './db/seed/pci';
 import { jobDefinitionsFor, liveDemoJob } from './jobs';
 import { crmFromConfig } from './platform/crm';
@@ -48,6 +49,8 @@ if (config.SEED_DEMO === 'true') {
   if (bonus) console.log(`Added ${bonus.runs} bonus runs to the demo data.`);
   const pci = await seedPciIfMissing(db, (l) => console.log(l));
   if (pci) console.log(`Added ${pci.merchants} PCI merchants to the demo data.`);
+  const leads = await seedLeadsIfMissing(db, (l) => console.log(l));
+  if (leads) console.log(`Added ${leads} CRM leads to the demo data.`);
 }
 
 const jobLog = {

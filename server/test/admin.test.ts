@@ -38,6 +38,7 @@ describe('users administration', () => {
       'pci_fees',
       'pci_historic_edit',
       'pci_restricted',
+      'underwriter',
     ]);
   });
 

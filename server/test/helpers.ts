@@ -13,6 +13,7 @@ import { jobDefinitions } from '../src/jobs';
 import { hashPassword } from '../src/platform/crypto';
 import { Jobs, type JobsOptions } from '../src/platform/jobs';
 import { Mailer } from '../src/platform/mailer';
+import { hasPiiKeys } from '../src/platform/pii';
 import {
   adminClient,
   DEMO_PASSWORD,
@@ -114,7 +115,9 @@ export function startTestJobs(
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
-  useTestPiiKey();
+  // A server always has a key for sensitive fields (main.ts); a test file that set none gets the one the seeded
+  // data was encrypted with (databases.ts).
+  if (!hasPiiKeys()) useTestPiiKey();
   const connected = options.connected ?? (await testDatabase());
   const { db, kind } = connected;
   const config = loadConfig({

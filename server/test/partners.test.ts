@@ -30,6 +30,18 @@ class TestCrm implements Crm {
   setRevShare(db: Db, id: string, share: string) {
     return this.sandbox.setRevShare(db, id, share);
   }
+  leads(db: Db) {
+    return this.sandbox.leads(db);
+  }
+  lead(db: Db, leadId: string) {
+    return this.sandbox.lead(db, leadId);
+  }
+  convertLead(db: Db, leadId: string) {
+    return this.sandbox.convertLead(db, leadId);
+  }
+  accountUrl() {
+    return this.sandbox.accountUrl();
+  }
 }
 
 let t: TestApp;

@@ -14,6 +14,8 @@ export interface Schema {
   enum?: Json[];
   const?: Json;
   default?: Json;
+  /** A valid value the schema names itself (zod `.meta({ examples })`): used first. */
+  examples?: Json[];
   pattern?: string;
   format?: string;
   minimum?: number;
@@ -40,6 +42,7 @@ export function sample(schema: Schema, key = ''): Json {
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0] ?? null;
   if (schema.default !== undefined) return schema.default;
+  if (schema.examples?.[0] !== undefined) return schema.examples[0];
   const options = schema.anyOf ?? schema.oneOf;
   if (options) {
     const first = options.find((o) => o.type !== 'null') ?? options[0];

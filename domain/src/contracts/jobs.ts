@@ -18,6 +18,10 @@ export const JOB_KINDS = {
   'bonus.run.m': 'Scheduled monthly bonus run',
   'bonus.run.me': 'Scheduled Monthly Extra bonus run',
   'bonus.run.cb': 'Scheduled clawback run',
+  'leads.check.datax': 'Lead check: DataX',
+  'leads.check.match': 'Lead check: Match',
+  'leads.check.tincheck': 'Lead check: TinCheck',
+  'leads.check.giact': 'Lead check: Giact',
 } as const;
 export type JobKind = keyof typeof JOB_KINDS;
 

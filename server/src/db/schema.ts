@@ -95,6 +95,12 @@ export interface Database {
     sent_to_coll: Decimal;
     write_off: Decimal;
   };
+  crm_leads: CrmLeadsTable;
+  lead_forms: LeadFormsTable;
+  lead_applications: LeadApplicationsTable;
+  lead_steps: LeadStepsTable;
+  lead_checks: LeadChecksTable;
+  lead_approvals: LeadApprovalsTable;
   ach_totals: {
     partner_id: number;
     iso_name: ColumnType<string, string | undefined, string>;
@@ -748,4 +754,111 @@ export interface PciBillingTable {
   amount_due: NullableDecimal;
   created_date: DateOnly;
   processed_date: DateOnly | null;
+}
+
+/** The sandbox CRM's leads (migration 2026_11_24_0030). */
+export interface CrmLeadsTable {
+  lead_id: string;
+  name: string;
+  company: string | null;
+  status: string;
+  created_date: RequiredTimestamp;
+  owner_name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  converted_account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  converted_at: NullableTimestamp;
+}
+
+/** A saved lead form; the sensitive numbers only encrypted (platform/pii.ts). */
+export interface LeadFormsTable {
+  lead_id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  ssn_encrypted: string;
+  dob_encrypted: string;
+  home_address: string;
+  home_city: string;
+  home_state: string;
+  home_zip: string;
+  dba: string | null;
+  legal_name: string;
+  iso_split: Decimal | null;
+  tin_encrypted: string | null;
+  business_type: string | null;
+  business_email: string | null;
+  business_phone: string | null;
+  business_address_1: string;
+  business_address_2: string | null;
+  business_city: string;
+  business_state: string;
+  business_zip: string;
+  aba_number_encrypted: string;
+  dda_number_encrypted: string;
+  sales_agent: number | null;
+  years_industry: number | null;
+  owner_name: string | null;
+  saved_by: number;
+  saved_at: Timestamp;
+}
+
+export interface LeadApplicationsTable {
+  lead_id: string;
+  filename: string;
+  size_bytes: number;
+  content_encrypted: string;
+  fields_encrypted: string;
+  uploaded_by: number;
+  uploaded_at: Timestamp;
+}
+
+export interface LeadStepsTable {
+  lead_id: string;
+  current_step: number;
+  completed: boolean;
+  updated_at: Timestamp;
+}
+
+export interface LeadChecksTable {
+  lead_id: string;
+  check_type: 'DataX' | 'Match' | 'TinCheck' | 'Giact' | 'LexisNexis';
+  runtime_status: 'initiated' | 'started' | 'finished' | 'stopped' | 'uploaded' | null;
+  run: ColumnType<number, number | undefined, number>;
+  result: string | null;
+  error_msg: string | null;
+  document_name: string | null;
+  provider: string | null;
+  queued_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  queued_by: number | null;
+}
+
+export interface LeadApprovalsTable {
+  id: Generated<number>;
+  lead_id: string;
+  token_hash: string;
+  assigned_user: string;
+  assigned_by: string;
+  cc_user: string | null;
+  created_on: Timestamp;
+  expires_on: RequiredTimestamp;
+  approved: number | null;
+  comment: string | null;
+  decided_on: NullableTimestamp;
+  first_name: string | null;
+  last_name: string | null;
+  dba: string | null;
+  legal_name: string | null;
+  owner_name: string | null;
+  uw_name: string;
+  account_id: string | null;
 }

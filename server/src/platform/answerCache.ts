@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 
 /**
- * Large answers that change rarely (the whole partner directory), kept as the JSON text last written for each
+ * Large answers that change rarely (the whole partner directory, the sandbox CRM's lead list), kept as the JSON text last written for each
  * scope and answer version. The version is a counter in `answer_versions` that a statement-level trigger raises
  * in every transaction writing a table the answer reads (migration 2026_11_23_0005). The request reads it in its
  * own transaction, so it is the version of the snapshot the request sees: an entry written for that version is
@@ -14,8 +14,11 @@ import type { Db } from '../db/connect';
 const MAX_ENTRIES = 64;
 const caches = new WeakMap<Db, Map<string, { version: string; text: string }>>();
 
-/** partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions). */
-export type AnswerName = 'partners' | 'pci_billing';
+/**
+ * partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions);
+ * leads: the CRM lead list (GetLeads).
+ */
+export type AnswerName = 'partners' | 'pci_billing' | 'leads';
 
 /** `database` is the application's Db (the cache's key), `trx` the request's transaction. */
 export async function cachedAnswer(

@@ -140,14 +140,20 @@ export function cleanFilename(given: string, extensions: readonly string[]): str
   return `${shortened || 'document'}${extension}`;
 }
 
-/** Checks a file by its bytes and stores it; a file that is not what it claims, or too large, is a 400. */
-export async function storeDocument(db: Db, doc: NewDocument): Promise<DocumentInfo> {
-  const type = documentType(doc.contentType);
-  const bytes = doc.bytes;
+/** Checks a file by its bytes: a file that is not what it claims, or too large, is a 400. */
+export function checkDocument(contentType: string, bytes: Uint8Array): void {
+  const type = documentType(contentType);
   if (bytes.length === 0) throw badRequest('The file is empty');
   if (bytes.length > type.maxBytes)
     throw badRequest(`A ${type.label} file may be at most ${type.maxBytes / MiB} MB; this one is larger`);
   if (!type.matches(bytes)) throw badRequest(`The file is not a valid ${type.label} file`);
+}
+
+/** Checks a file by its bytes (checkDocument) and stores it. */
+export async function storeDocument(db: Db, doc: NewDocument): Promise<DocumentInfo> {
+  const type = documentType(doc.contentType);
+  const bytes = doc.bytes;
+  checkDocument(doc.contentType, bytes);
   if (!/^[a-z][a-z0-9_]{0,49}$/.test(doc.kind))
     throw new Error(`Document kind "${doc.kind}" is not a valid name`);
   const row = await db

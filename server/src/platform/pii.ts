@@ -101,6 +101,9 @@ export function usePiiKeys(keys: PiiKeyring): void {
   keyring = keys;
 }
 
+/** Whether a key is set (tests that build an app without main.ts set one). */
+export const hasPiiKeys = (): boolean => keyring !== null;
+
 function keys(): PiiKeyring {
   if (!keyring) throw new PiiError('not_configured', 'No PII key is configured');
   return keyring;

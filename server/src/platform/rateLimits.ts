@@ -57,6 +57,11 @@ export const RATE_LIMITS = {
    */
   publicRoute: { max: 120, windowMs: MINUTE, counted: 'requests' },
   /**
+   * The underwriter's approval link (/leads/app): one person opens it and decides, a few requests. The 256-bit
+   * token cannot be guessed; the limit keeps a client from hammering the token lookup.
+   */
+  leadApproval: { max: 30, windowMs: MINUTE, counted: 'requests' },
+  /**
    * API paths that do not exist (404): the app never calls one, so a client that does is probing for routes.
    * Pages of the web app are served by the same handler but not counted.
    */

@@ -131,4 +131,32 @@ export function registerUploads(app: FastifyInstance, bodyTimeoutMs: number): vo
   app.addContentTypeParser(XLSX_MIME, (_req: FastifyRequest, payload: IncomingMessage) =>
     readUploadBody(payload, MAX_UPLOAD_BYTES, bodyTimeoutMs),
   );
+  // A document sent as a browser form (multipart/form-data: the file and a few text fields), read whole and
+  // bounded like a spreadsheet; only routes that declare `file` take it, and they read its parts (readFormData).
+  app.addHook('preParsing', async (req, _reply, payload) => {
+    if (mediaType(req.headers['content-type']) !== 'multipart/form-data') return payload;
+    if (!req.routeOptions.config?.takesFile)
+      throw new UploadCutOff('bad_request', 'This call does not take a file');
+    if (Number(req.headers['content-length'] ?? 0) > MAX_FORM_UPLOAD_BYTES)
+      throw tooLarge(MAX_FORM_UPLOAD_BYTES);
+    return payload;
+  });
+  app.addContentTypeParser('multipart/form-data', (_req: FastifyRequest, payload: IncomingMessage) =>
+    readUploadBody(payload, MAX_FORM_UPLOAD_BYTES, bodyTimeoutMs),
+  );
+}
+
+/**
+ * The largest form upload read: a document's own limit (10 MB for a PDF, platform/documents.ts) with room for
+ * the form's other parts, so a file a little too large is still read and refused by its own rule.
+ */
+export const MAX_FORM_UPLOAD_BYTES = 12 * MiB;
+
+/** The parts of a multipart/form-data body read by the parser above; 400 when it is not one. */
+export async function readFormData(body: Buffer, contentType: string | undefined): Promise<FormData> {
+  try {
+    return await new Response(body, { headers: { 'content-type': contentType ?? '' } }).formData();
+  } catch {
+    throw new AppError('bad_request', 'The upload could not be read as a form');
+  }
 }

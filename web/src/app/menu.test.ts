@@ -25,6 +25,7 @@ describe('the menu derived from SCREENS', () => {
       { label: 'ACH Returns', path: '/ach', permission: undefined },
       { label: 'Partners', path: '/partner', permission: undefined },
       { label: 'Bonus & Clawback', path: '/bonus', permission: undefined },
+      { label: 'Leads', path: '/leads', permission: 'leads' },
       { label: 'Upload Data', path: '/uploadfiles', permission: 'upload_data' },
       { label: 'Change Password', path: '/changePassword', permission: undefined },
       { label: 'Register', path: '/register', permission: 'manage_users' },
@@ -138,8 +139,16 @@ describe('visibleMenu', () => {
       'ACH Returns',
       'Partners',
       'Bonus & Clawback',
+      'Leads',
       'Change Password',
     ]);
+  });
+
+  it('shows Leads to a holder of the Leads capability only, after Bonus & Clawback', () => {
+    expect(labels(visibleMenu(principal('admin'), MENU))).not.toContain('Leads');
+    expect(labels(visibleMenu(principal('sales', ['underwriter']), MENU))).not.toContain('Leads');
+    const rm = labels(visibleMenu(principal('sales', ['leads']), MENU));
+    expect(rm.indexOf('Leads')).toBe(rm.indexOf('Bonus & Clawback') + 1);
   });
 
   describe('an entry gated by a capability', () => {

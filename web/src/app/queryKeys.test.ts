@@ -5,6 +5,7 @@ import {
   bonusKeys,
   financialKeys,
   jobKeys,
+  leadsKeys,
   partnerKeys,
   processingKeys,
   reportKeys,
@@ -100,6 +101,20 @@ const areas = {
       bonusKeys.logs(),
     ],
   ],
+  leads: [
+    leadsKeys,
+    [
+      leadsKeys.list(),
+      leadsKeys.approvals(),
+      leadsKeys.underwriters(),
+      leadsKeys.lead('00Q5e00000ABCDE'),
+      leadsKeys.form('00Q5e00000ABCDE'),
+      leadsKeys.step('00Q5e00000ABCDE'),
+      leadsKeys.checks('00Q5e00000ABCDE'),
+      leadsKeys.approval('00Q5e00000ABCDE'),
+      leadsKeys.link('tok'),
+    ],
+  ],
 } as const;
 
 const startsWith = (key: readonly unknown[], prefix: readonly unknown[]) =>
@@ -127,6 +142,12 @@ describe('query key factories', () => {
     for (const key of [bonusKeys.specs(), bonusKeys.logs(), bonusKeys.windows()])
       expect(startsWith(key, bonusKeys.rows())).toBe(false);
     expect(startsWith(bonusKeys.clawbacks('2026-11-20'), bonusKeys.rows())).toBe(true);
+  });
+
+  it('keeps one lead’s invalidation away from the others and from the lists', () => {
+    for (const key of [leadsKeys.list(), leadsKeys.approvals(), leadsKeys.step('B')])
+      expect(startsWith(key, leadsKeys.lead('A'))).toBe(false);
+    expect(startsWith(leadsKeys.checks('A'), leadsKeys.lead('A'))).toBe(true);
   });
 
   it('keeps different bodies apart and equal bodies together', () => {

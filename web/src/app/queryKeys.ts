@@ -115,3 +115,18 @@ export const bonusKeys = {
   equipmentList: () => [...bonusKeys.all, 'equipmentList'] as const,
   logs: () => [...bonusKeys.all, 'logs'] as const,
 };
+
+/** Leads: the CRM's leads, the approval cards, the underwriters, each lead's form, step, checks and approval. */
+export const leadsKeys = {
+  all: ['leads'] as const,
+  list: () => [...leadsKeys.all, 'list'] as const,
+  approvals: () => [...leadsKeys.all, 'approvals'] as const,
+  underwriters: () => [...leadsKeys.all, 'underwriters'] as const,
+  lead: (leadId: string) => [...leadsKeys.all, 'lead', leadId] as const,
+  form: (leadId: string) => [...leadsKeys.lead(leadId), 'form'] as const,
+  step: (leadId: string) => [...leadsKeys.lead(leadId), 'step'] as const,
+  checks: (leadId: string) => [...leadsKeys.lead(leadId), 'checks'] as const,
+  approval: (leadId: string) => [...leadsKeys.lead(leadId), 'approval'] as const,
+  /** The public approval page's link (no session). */
+  link: (token: string) => [...leadsKeys.all, 'link', token] as const,
+};

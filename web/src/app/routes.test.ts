@@ -40,9 +40,15 @@ describe('the router derived from SCREENS', () => {
     }
   });
 
-  it('guards exactly the admin screens', () => {
+  it('guards exactly the admin screens and Leads', () => {
     const guarded = SCREENS.filter((screen) => screen.permission).map((screen) => screen.path);
-    expect(guarded).toEqual(['/uploadfiles', '/register', '/users', '/audit', '/outbox', '/jobs']);
+    expect(guarded).toEqual(['/leads', '/uploadfiles', '/register', '/users', '/audit', '/outbox', '/jobs']);
+  });
+
+  it('serves the underwriter’s approval page outside the session check, and Leads inside it', () => {
+    const approvalPage = SCREENS.find((screen) => screen.path === '/leads/app');
+    expect(approvalPage?.access).toBe('public');
+    expect(SCREENS.find((screen) => screen.path === '/leads')?.access).toBe('protected');
   });
 
   it('puts no permission on a public screen (there is no user to check it against)', () => {

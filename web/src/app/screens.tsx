@@ -1,5 +1,6 @@
 import type { Permission } from '@paydesk/domain/access';
 import {
+  IconAddressBook,
   IconBuildingBank,
   IconCalculator,
   IconChartBar,
@@ -50,6 +51,13 @@ export const SCREENS: readonly Screen[] = [
   { path: '/login', access: 'public', component: lazy(() => import('../screens/login/LoginScreen')) },
   { path: '/forgot', access: 'public', component: lazy(() => import('../screens/forgot/ForgotScreen')) },
   { path: '/reset', access: 'public', component: lazy(() => import('../screens/reset/ResetScreen')) },
+  {
+    // The underwriter's e-mailed link (spec document 3 §2.5): outside the session check; the link's token is
+    // the only key, and the server answers nothing beyond what the decision needs.
+    path: '/leads/app',
+    access: 'public',
+    component: lazy(() => import('../screens/leadApproval/LeadApprovalScreen')),
+  },
   {
     path: '/sales',
     access: 'protected',
@@ -107,6 +115,15 @@ export const SCREENS: readonly Screen[] = [
     access: 'protected',
     menu: { label: 'Bonus & Clawback', icon: IconCoin, order: 78 },
     component: lazy(() => import('../screens/bonus/BonusScreen')),
+  },
+  {
+    // Spec document 1 §2 shows Leads to a fixed list of staff; here that list is the Leads capability, which
+    // every /api/leads call checks too.
+    path: '/leads',
+    access: 'protected',
+    permission: 'leads',
+    menu: { label: 'Leads', icon: IconAddressBook, order: 79 },
+    component: lazy(() => import('../screens/leads/LeadsScreen')),
   },
   {
     path: '/partner',

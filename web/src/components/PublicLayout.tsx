@@ -6,10 +6,12 @@ interface PublicLayoutProps {
   title: string;
   description?: ReactNode;
   children: ReactNode;
+  /** The card's widest, in pixels; the sign-in pages keep the narrow default. */
+  maxWidth?: number;
 }
 
-/** The centred card of the public pages (sign-in, forgot and reset password). */
-export function PublicLayout({ title, description, children }: PublicLayoutProps) {
+/** The centred card of the public pages (sign-in, forgot and reset password, the lead decision). */
+export function PublicLayout({ title, description, children, maxWidth = 420 }: PublicLayoutProps) {
   return (
     <Center
       mih="100vh"
@@ -19,7 +21,7 @@ export function PublicLayout({ title, description, children }: PublicLayoutProps
           'radial-gradient(circle at 20% 0%, var(--mantine-color-indigo-1), transparent 55%), radial-gradient(circle at 100% 100%, var(--mantine-color-cyan-1), transparent 50%), var(--mantine-color-gray-0)',
       }}
     >
-      <Stack w="100%" maw={420} gap="lg">
+      <Stack w="100%" maw={maxWidth} gap="lg">
         <Center>
           <Brand size="lg" />
         </Center>

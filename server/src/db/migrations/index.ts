@@ -35,6 +35,7 @@ import * as bonus from './2026_11_23_0030_bonus';
 import * as achLegalNames from './2026_11_24_0005_ach_legal_names';
 import * as merchantFilterIndex from './2026_11_24_0006_merchant_filter_index';
 import * as pci from './2026_11_24_0020_pci';
+import * as leads from './2026_11_24_0030_leads';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0005_ach_legal_names': achLegalNames,
   '2026_11_24_0006_merchant_filter_index': merchantFilterIndex,
   '2026_11_24_0020_pci': pci,
+  '2026_11_24_0030_leads': leads,
 };

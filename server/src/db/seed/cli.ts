@@ -5,6 +5,7 @@ import { migrateToLatest } from '../migrate';
 import { seedAchIfMissing } from './ach';
 import { seedBonusIfMissing } from './bonus';
 import { isEmpty, seedDemo } from './index';
+import { seedLeadsIfMissing } from './leads';
 import { seedPciIfMissing } from './pci';
 
 /**
@@ -27,6 +28,8 @@ if (await isEmpty(db)) {
   if (bonus) console.log(`Added ${bonus.runs} bonus runs.`);
   const pci = await seedPciIfMissing(db, (l) => console.log(l));
   if (pci) console.log(`Added ${pci.merchants} PCI merchants.`);
+  const leads = await seedLeadsIfMissing(db, (l) => console.log(l));
+  if (leads) console.log(`Added ${leads} CRM leads.`);
   console.log(
     ach
       ? `The database already had data; added ${ach.returns} ACH returns and ${ach.entries} ACH debit entry days.`

@@ -6,6 +6,7 @@ import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { generateBonus, seedBonusMerchantFacts } from './bonus';
+import { generateLeads } from './leads';
 import { demoPartners } from './partners';
 import { generatePci } from './pci';
 import { Random, WeightedTable } from './random';
@@ -328,6 +329,7 @@ export async function generateMerchantData(
     await generateAch(trx, { seed, today, log });
     await generateBonus(trx, { today, log });
     await generatePci(trx, { seed, today, log });
+    await generateLeads(trx, { scale: options.scale, today, seed, log });
 
     // The marker of a demo database (see live.ts).
     await trx

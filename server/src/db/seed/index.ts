@@ -25,8 +25,15 @@ export const DEMO_USERS: readonly DemoUser[] = [
   {
     email: 'finance.admin@paydesk.local',
     department: 'finance_admin',
-    capabilities: ['ach_edit', 'pci_restricted', 'pci_ach_billing', 'pci_fees', 'pci_historic_edit'],
-    note: 'uploads, ACH and PCI editing',
+    capabilities: [
+      'ach_edit',
+      'pci_restricted',
+      'pci_ach_billing',
+      'pci_fees',
+      'pci_historic_edit',
+      'underwriter',
+    ],
+    note: 'uploads, ACH and PCI editing, underwriter (decides leads)',
   },
   { email: 'sales@paydesk.local', department: 'sales', capabilities: ['leads'], note: 'leads' },
   { email: 'finance@paydesk.local', department: 'finance', capabilities: ['ach_edit'], note: 'ACH editing' },

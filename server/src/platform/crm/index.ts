@@ -3,7 +3,7 @@ import { SalesforceCrm } from './salesforce';
 import { SandboxCrm } from './sandbox';
 import type { Crm } from './types';
 
-export type { Crm, CrmAccount, CrmGroup, NewCrmGroup } from './types';
+export type { Crm, CrmAccount, CrmGroup, CrmLead, CrmLeadRecord, NewCrmGroup } from './types';
 export { SalesforceCrm, SandboxCrm };
 
 /** Salesforce when its credentials are set (config.ts checks they come together), else the sandbox. */

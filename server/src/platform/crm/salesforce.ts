@@ -1,5 +1,6 @@
 import { Connection } from 'jsforce';
-import type { Crm, CrmAccount, CrmGroup, NewCrmGroup } from './types';
+import { badRequest } from '../errors';
+import type { Crm, CrmAccount, CrmGroup, CrmLead, CrmLeadRecord, NewCrmGroup } from './types';
 
 /**
  * Where PayDesk's partner fields live in Salesforce. The org's object and field API names are assumptions
@@ -48,6 +49,31 @@ export const SALESFORCE_MAPPING = {
 } as const;
 
 const PERCENT_COLUMNS = new Set(['isc', 'rev_share']);
+
+/**
+ * Leads are read in Salesforce's own field names; Real_Owner_del__c is the org's custom owner field the spec
+ * names. An approved lead is converted with the status below (Salesforce's default converted status; an org
+ * with another one changes it here) and without an opportunity.
+ */
+export const SALESFORCE_LEADS = {
+  listFields: ['Id', 'Name', 'Company', 'Status', 'CreatedDate', 'Real_Owner_del__c'],
+  detailFields: [
+    'FirstName',
+    'LastName',
+    'Email',
+    'Phone',
+    'Street',
+    'City',
+    'State',
+    'PostalCode',
+    'ConvertedAccountId',
+  ],
+  convertedStatus: 'Closed - Converted',
+  /** Salesforce answers at most this many leads to the picker, newest first. */
+  maxLeads: 50_000,
+} as const;
+
+const LEAD_ID = /^[A-Za-z0-9]{15,18}$/;
 
 type SfRecord = Record<string, unknown>;
 
@@ -125,6 +151,67 @@ export class SalesforceCrm implements Crm {
     });
     if (!saved.success) throw new Error('Salesforce did not update the rev share');
   }
+
+  async leads(): Promise<CrmLeadRecord[]> {
+    const conn = await this.connect();
+    const soql = `SELECT ${SALESFORCE_LEADS.listFields.join(', ')} FROM Lead ORDER BY CreatedDate DESC`;
+    const result = await conn.query<SfRecord>(soql, { autoFetch: true, maxFetch: SALESFORCE_LEADS.maxLeads });
+    return result.records.map((r) => leadRecord(r));
+  }
+
+  async lead(_db: unknown, leadId: string): Promise<CrmLead | null> {
+    // The id goes into SOQL: only a well-formed Salesforce id is ever sent.
+    if (!LEAD_ID.test(leadId)) return null;
+    const conn = await this.connect();
+    const fields = [...SALESFORCE_LEADS.listFields, ...SALESFORCE_LEADS.detailFields].join(', ');
+    const result = await conn.query<SfRecord>(`SELECT ${fields} FROM Lead WHERE Id = '${leadId}' LIMIT 1`);
+    const r = result.records[0];
+    if (!r) return null;
+    const text = (f: string) => (r[f] === null || r[f] === undefined || r[f] === '' ? null : String(r[f]));
+    return {
+      ...leadRecord(r),
+      FirstName: text('FirstName'),
+      LastName: text('LastName'),
+      Email: text('Email'),
+      Phone: text('Phone'),
+      Street: text('Street'),
+      City: text('City'),
+      State: text('State'),
+      PostalCode: text('PostalCode'),
+      ConvertedAccountId: text('ConvertedAccountId'),
+    };
+  }
+
+  async convertLead(_db: unknown, leadId: string): Promise<string> {
+    if (!LEAD_ID.test(leadId)) throw badRequest('No such lead in the CRM');
+    const conn = await this.connect();
+    const result = await conn.soap.convertLead({
+      leadId,
+      convertedStatus: SALESFORCE_LEADS.convertedStatus,
+      doNotCreateOpportunity: true,
+    });
+    if (!result.success || !result.accountId) throw new Error('Salesforce did not convert the lead');
+    return result.accountId;
+  }
+
+  async accountUrl(accountId: string): Promise<string | null> {
+    const conn = await this.connect();
+    return conn.instanceUrl
+      ? `${conn.instanceUrl}/lightning/r/Account/${encodeURIComponent(accountId)}/view`
+      : null;
+  }
+}
+
+function leadRecord(r: SfRecord): CrmLeadRecord {
+  const text = (f: string) => (r[f] === null || r[f] === undefined || r[f] === '' ? null : String(r[f]));
+  return {
+    Id: String(r.Id),
+    Name: String(r.Name ?? ''),
+    Company: text('Company'),
+    Status: String(r.Status ?? ''),
+    CreatedDate: new Date(String(r.CreatedDate)).toISOString(),
+    Real_Owner_del__c: text('Real_Owner_del__c'),
+  };
 }
 
 function fromSalesforce(fields: Record<string, string>, record: SfRecord): Record<string, string | null> {
