@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
-import { SandboxChecks, TinCheckProvider } from '../src/areas/leads/checks';
+import { type CheckProvider, SandboxChecks, TinCheckProvider } from '../src/areas/leads/checks';
 import { loadConfig } from '../src/config';
 import type { Connected, Db } from '../src/db/connect';
 import { sandboxLeadId } from '../src/db/seed/leads';
@@ -13,7 +13,7 @@ import { jobDefinitions } from '../src/jobs';
 import type { Jobs } from '../src/platform/jobs';
 import { Mailer } from '../src/platform/mailer';
 import { piiKeyId, usePiiKeys } from '../src/platform/pii';
-import { Client, startTestJobs, testDatabase } from './helpers';
+import { Client, startTestJobs, testApp, testDatabase } from './helpers';
 
 /**
  * The leads flow through the API (docs/leads.md): the form's rules, the prefill order, the sensitive fields
@@ -104,8 +104,17 @@ afterAll(async () => {
   await connected?.close();
 });
 
+/** The sandbox, except that Giact's connection breaks for an applicant named "Crash" (a provider's own error). */
 function checksOf(sandbox: SandboxChecks) {
-  return { DataX: sandbox, Match: sandbox, TinCheck: sandbox, Giact: sandbox };
+  const breaking: CheckProvider = {
+    name: 'breaking',
+    sandbox: true,
+    run: (check, subject, signal) =>
+      subject.form.last_name === 'Crash'
+        ? Promise.reject(new Error('socket hang up'))
+        : sandbox.run(check, subject, signal),
+  };
+  return { DataX: sandbox, Match: sandbox, TinCheck: sandbox, Giact: breaking };
 }
 
 const ok = (res: LightMyRequestResponse) => {
@@ -388,6 +397,14 @@ describe('steps and checks', () => {
     ).toBe(false);
   });
 
+  it('stops a check whose provider breaks, without saying more than that', async () => {
+    const { checks } = await leadWithChecks(13, { last_name: 'Crash' });
+    const giact = checks.checks.find((x: { check_type: string }) => x.check_type === 'Giact');
+    expect(giact).toMatchObject({ runtime_status: 'stopped', error_msg: 'Giact could not be reached' });
+    const datax = checks.checks.find((x: { check_type: string }) => x.check_type === 'DataX');
+    expect(datax.runtime_status).toBe('finished');
+  });
+
   it('counts a check started more than 15 minutes ago as stopped (fake clock), and lets it be re-run', async () => {
     const c = await sales();
     const leadId = sandboxLeadId(9);
@@ -660,5 +677,30 @@ describe('the TINCheck adapter', () => {
     await expect(odd.provider.run('TinCheck', subject, signal())).rejects.toThrow(/code -1/);
     const down = answering(503, '');
     await expect(down.provider.run('TinCheck', subject, signal())).rejects.toThrow(/HTTP 503/);
+  });
+});
+
+describe('the approval link is rate-limited', () => {
+  let limited: Awaited<ReturnType<typeof testApp>>;
+  beforeAll(async () => {
+    limited = await testApp({ rateLimits: 'on' });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('refuses an address that asks more than 30 times a minute', async () => {
+    const ask = () =>
+      limited.app.inject({
+        method: 'POST',
+        url: leadsPaths.getApproval,
+        payload: { app_id: randomBytes(32).toString('base64url') },
+        headers: { 'content-type': 'application/json' },
+        remoteAddress: '203.0.113.9',
+      });
+    for (let i = 0; i < 30; i++) expect((await ask()).statusCode).toBe(404);
+    const refused = await ask();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toMatch(/Too many requests/);
   });
 });

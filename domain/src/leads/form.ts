@@ -403,10 +403,6 @@ export const leadId = z
   .regex(/^[A-Za-z0-9]+$/, 'lead_id is letters and digits only')
   .meta(example('lead_id'));
 
-/**
- * The form's schema. DOB is checked against the day it is parsed (at least 18 years old); everything else is
- * pure. `.shape[field]` checks one field alone, which is how the web shows a message as the RM types.
- */
 const leadFormShape = {
   lead_id: leadId,
   first_name: requiredText('first_name', 100),
@@ -451,6 +447,10 @@ const leadFormShape = {
   owner_name: optionalText('owner_name', 200),
 };
 
+/**
+ * The form's schema. DOB is checked against the day it is parsed (at least 18 years old); everything else is
+ * pure. `.shape[field]` checks one field alone, which is how the web shows a message as the RM types.
+ */
 export const leadFormSchema = z.strictObject(leadFormShape);
 
 /** What the form holds once parsed: normalised values, null for an empty optional field. */

@@ -6,6 +6,7 @@ import {
   type AutomaticCheck,
   allAutomaticChecksFinished,
   applyStepChange,
+  CHECK_TYPES,
   effectiveCheckStatus,
   isMaskedValue,
   joinDocumentNames,
@@ -655,11 +656,15 @@ export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
         uw_name: a.uw_name,
         created_on: a.created_on,
         expires_on: a.expires_on,
-        checks: checks.map((c) => ({
-          check_type: c.check_type,
-          runtime_status: effectiveCheckStatus(c, now),
-          result: c.result,
-        })),
+        checks: CHECK_TYPES.flatMap((type) =>
+          checks
+            .filter((c) => c.check_type === type)
+            .map((c) => ({
+              check_type: c.check_type,
+              runtime_status: effectiveCheckStatus(c, now),
+              result: c.result,
+            })),
+        ),
       };
     },
   });

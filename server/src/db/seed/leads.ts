@@ -94,7 +94,7 @@ export async function generateLeads(
         first_name: lead.first_name,
         last_name: lead.last_name,
         dba: lead.company,
-        legal_name: `${lead.company} LLC`,
+        legal_name: lead.company,
         owner_name: lead.owner_name,
         uw_name: 'Finance Admin',
         account_id: accountId,
