@@ -40,9 +40,9 @@ describe('the router derived from SCREENS', () => {
     }
   });
 
-  it('guards exactly the admin screens', () => {
+  it('guards exactly the admin screens and the Business Intelligence screen', () => {
     const guarded = SCREENS.filter((screen) => screen.permission).map((screen) => screen.path);
-    expect(guarded).toEqual(['/uploadfiles', '/register', '/users', '/audit', '/outbox', '/jobs']);
+    expect(guarded).toEqual(['/bi', '/uploadfiles', '/register', '/users', '/audit', '/outbox', '/jobs']);
   });
 
   it('puts no permission on a public screen (there is no user to check it against)', () => {

@@ -1,0 +1,99 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { menu, sessionOf } from './support';
+
+const STORAGE_KEY = 'paydesk.isoanalytics.groups';
+
+const groupsField = (page: Page) => page.getByRole('textbox', { name: 'ISO / partner groups' });
+const chosenGroups = (page: Page) =>
+  page.locator(
+    '[data-testid="group-select"] .mantine-Pill-label, [data-testid="group-select"] [class*="Pill-label"]',
+  );
+
+async function chooseGroup(page: Page, index: number): Promise<string> {
+  await groupsField(page).click();
+  const option = page.getByRole('option').nth(index);
+  const name = (await option.innerText()).trim();
+  await option.click();
+  await page.keyboard.press('Escape');
+  return name;
+}
+
+/**
+ * Moves the pointer over the map until its tooltip names a state, and answers the tooltip's text. The map is a
+ * canvas; its tooltip is the only place a state's count is written.
+ */
+async function hoverAState(page: Page, map: Locator): Promise<string> {
+  const box = await map.boundingBox();
+  if (!box) throw new Error('the map has no box');
+  const tooltip = page
+    .locator('div')
+    .filter({ hasText: /^[A-Z][A-Za-z .]+: [\d,]+ merchants$/ })
+    .last();
+  for (const [fx, fy] of [
+    [0.45, 0.5],
+    [0.3, 0.45],
+    [0.55, 0.4],
+    [0.35, 0.7],
+    [0.6, 0.6],
+    [0.2, 0.3],
+  ] as const) {
+    await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
+    if (await tooltip.isVisible().catch(() => false)) return (await tooltip.innerText()).trim();
+    await page.waitForTimeout(300);
+    if (await tooltip.isVisible().catch(() => false)) return (await tooltip.innerText()).trim();
+  }
+  throw new Error('no state tooltip under the pointer');
+}
+
+test.describe('ISO analytics', () => {
+  test.use({ storageState: sessionOf('admin@paydesk.local') });
+
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/sales');
+    await menu(page).getByRole('link', { name: 'ISO Analytics' }).click();
+    await expect(page).toHaveURL(/\/isoanalytics$/);
+  });
+
+  test('the chosen groups are kept in session storage across a reload', async ({ page }) => {
+    const first = await chooseGroup(page, 0);
+    const second = await chooseGroup(page, 0);
+    await expect(chosenGroups(page)).toHaveText([first, second]);
+    expect(
+      JSON.parse((await page.evaluate((k) => sessionStorage.getItem(k), STORAGE_KEY)) ?? 'null'),
+    ).toEqual([first, second]);
+    await page.reload();
+    await expect(chosenGroups(page)).toHaveText([first, second]);
+    await expect(page.getByRole('table', { name: 'Partner statistics' }).locator('tbody tr')).toHaveCount(2);
+  });
+
+  test('an unreadable stored selection is discarded', async ({ page }) => {
+    await page.evaluate((k) => sessionStorage.setItem(k, '{"not":"a list"'), STORAGE_KEY);
+    await page.reload();
+    await expect(groupsField(page)).toBeVisible();
+    await expect(chosenGroups(page)).toHaveCount(0);
+    expect(await page.evaluate((k) => sessionStorage.getItem(k), STORAGE_KEY)).toBeNull();
+  });
+
+  test('the map is drawn and a state’s tooltip gives its count from the data', async ({ page }) => {
+    const map = page.getByRole('img', { name: 'Map of merchants per state' });
+    await expect(map.locator('canvas')).toBeVisible();
+    const answer = await page.request.post('/api/isoanalyticsdata', { data: { groups: [] } });
+    expect(answer.status()).toBe(200);
+    const text = await hoverAState(page, map);
+    const match = /^(.+): ([\d,]+) merchants$/.exec(text);
+    expect(match, text).not.toBeNull();
+    const [, state, count] = match as RegExpExecArray;
+    await expect(page.getByTestId('map-counts')).toBeAttached();
+    const expected = await page.getByTestId('map-counts').getAttribute('data-state-counts');
+    expect(JSON.parse(expected ?? '{}')[state as string] ?? 0).toBe(Number(count?.replaceAll(',', '')));
+  });
+
+  test('the stats table pages by 15, 50 or 1000 rows, 15 first', async ({ page }) => {
+    const table = page.getByRole('table', { name: 'Partner statistics' });
+    await expect(table.locator('tbody tr')).toHaveCount(15);
+    await page.getByRole('textbox', { name: 'Rows per page' }).click();
+    await expect(page.getByRole('option')).toHaveText(['15', '50', '1000']);
+    await page.getByRole('option', { name: '50' }).click();
+    await expect(table.locator('tbody tr')).toHaveCount(50);
+  });
+});

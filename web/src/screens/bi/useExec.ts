@@ -1,0 +1,207 @@
+import { MONTH_NAMES } from '@paydesk/domain';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { get, post } from '../../app/api';
+import type { ExecFigures } from './ExecCards';
+import type { ExecFilterChange, ExecFilterView } from './ExecFilters';
+import {
+  AGE_BUCKETS,
+  chartView,
+  FIRST_YEAR,
+  INITIAL_FILTERS,
+  nextFilters,
+  projectMonth,
+  shortNumber,
+} from './execRules';
+import type { MccRow } from './MccList';
+import type { ShareBadge } from './ShareBadges';
+
+// PROVISIONAL shapes (spec 3 §3 field names) until the domain contracts land.
+interface IsoInfo {
+  iso_name: string;
+  group_id: string;
+  approved_deals: number;
+  first_deal: string | null;
+  last_deal: string | null;
+  average_days_bw_deals: string | null;
+  open_deals: number;
+  closed_deals: number;
+  open_age_set: string;
+  closed_age_set: string;
+  cbcal: number;
+  esquire: number;
+  chesapeake: number;
+  pl_count: number;
+  tr_count: number;
+  hr_count: number;
+  ns_count: number;
+}
+interface TxnRow {
+  txn_date: string;
+  txn_volume: number;
+  txn_count: number;
+  chbk_volume: number;
+  chbk_count: number;
+  mid_count: number;
+  active_count: number;
+}
+interface IncomeRow {
+  income_date: string;
+  gross_income: number;
+  net_income: number;
+  expenses: number;
+  payouts: number;
+  mid_count: number;
+}
+
+const ages = (set: string) => set.split(',').map((n) => Number(n) || 0);
+
+function dateOf(f: ExecFilterView, today: Date): { date: string; monthly: boolean } {
+  const y = today.getUTCFullYear();
+  const m = today.getUTCMonth();
+  if (f.period === 'last30Days')
+    return {
+      date: new Date(Date.UTC(y, m, today.getUTCDate() - 30)).toISOString().slice(0, 10),
+      monthly: false,
+    };
+  if (f.period === 'last12Months')
+    return { date: new Date(Date.UTC(y, m - 12, 1)).toISOString().slice(0, 10), monthly: true };
+  if (f.month === 0) return { date: `${f.year}-01-01`, monthly: true };
+  return { date: `${f.year}-${String(f.month).padStart(2, '0')}-01`, monthly: false };
+}
+
+export function useExec() {
+  const today = useMemo(() => new Date(), []);
+  const [iso, setIso] = useState<string | null>(null);
+  const [tab, setTab] = useState<'iso' | 'merchant'>('iso');
+  const [filters, setFilters] = useState<ExecFilterView>(INITIAL_FILTERS);
+
+  const all = useQuery({
+    queryKey: ['bi', 'all'],
+    queryFn: () => get<IsoInfo[]>('/api/exec/iso/GetAllInformation'),
+  });
+  const isos = useMemo(() => (all.data ?? []).map((r) => r.iso_name), [all.data]);
+  const chosen = iso ?? isos[0] ?? null;
+  const raw = all.data?.find((r) => r.iso_name === chosen);
+  const groupIDs = raw ? raw.group_id.split(',') : [];
+
+  const selectIso = useCallback((name: string) => {
+    setIso(name);
+    setFilters((f) => ({ ...f, mcc: 'All' }));
+  }, []);
+  const changeFilter = useCallback((c: ExecFilterChange) => setFilters((f) => nextFilters(f, c)), []);
+
+  const { date, monthly } = dateOf(filters, today);
+  const txBody = { groupIDs, date, monthly, mcc: filters.mcc };
+  const tx = useQuery({
+    queryKey: ['bi', 'tx', txBody],
+    queryFn: () => post<TxnRow[]>('/api/exec/iso/GetTransactions', txBody),
+    enabled: raw !== undefined,
+    placeholderData: keepPreviousData,
+  });
+  const incBody = { groupIDs, date, mcc: filters.mcc };
+  const income = useQuery({
+    queryKey: ['bi', 'income', incBody],
+    queryFn: () => post<IncomeRow[]>('/api/exec/iso/isoGetIncome', incBody),
+    enabled: raw !== undefined,
+    placeholderData: keepPreviousData,
+  });
+  const mcc = useQuery({
+    queryKey: ['bi', 'mcc', groupIDs],
+    queryFn: () => post<MccRow[]>('/api/exec/iso/GetMCC', { groupIDs }),
+    enabled: raw !== undefined,
+  });
+
+  const figures = useMemo(() => {
+    if (!tx.data || !income.data) return undefined;
+    const sum = <R>(rows: R[], f: (r: R) => number) => rows.reduce((s, r) => s + f(r), 0);
+    const iso: ExecFigures = {
+      volume: sum(tx.data, (r) => r.txn_volume),
+      transactions: sum(tx.data, (r) => r.txn_count),
+      avgTicket: 0,
+      chargebackVolume: sum(tx.data, (r) => r.chbk_volume),
+      chargebackCount: sum(tx.data, (r) => r.chbk_count),
+      gross: sum(income.data, (r) => r.gross_income),
+      net: sum(income.data, (r) => r.net_income),
+      expenses: sum(income.data, (r) => r.expenses),
+      payouts: sum(income.data, (r) => r.payouts),
+    };
+    iso.avgTicket = iso.transactions === 0 ? 0 : iso.volume / iso.transactions;
+    const merchants = Math.max(1, ...tx.data.map((r) => r.active_count));
+    const earners = Math.max(1, ...income.data.map((r) => r.mid_count));
+    const perMerchant: ExecFigures = {
+      ...iso,
+      volume: iso.volume / merchants,
+      transactions: iso.transactions / merchants,
+      chargebackVolume: iso.chargebackVolume / merchants,
+      chargebackCount: iso.chargebackCount / merchants,
+      gross: iso.gross / earners,
+      net: iso.net / earners,
+      expenses: iso.expenses / earners,
+      payouts: iso.payouts / earners,
+    };
+    return { iso, perMerchant };
+  }, [tx.data, income.data]);
+
+  const view = chartView(tx.data?.length ?? 0);
+  const series = useMemo(() => {
+    if (!tx.data || !income.data) return undefined;
+    const build = (rows: { date: string; value: number }[]) => {
+      const values = rows.map((r) => r.value);
+      const last = rows.at(-1);
+      const current = today.toISOString().slice(0, 7);
+      const trend =
+        view === 'monthly' && last && last.date.slice(0, 7) === current
+          ? projectMonth(last.value, today)
+          : null;
+      return { categories: rows.map((r) => r.date.slice(0, view === 'monthly' ? 7 : 10)), values, trend };
+    };
+    return {
+      volume: build(tx.data.map((r) => ({ date: r.txn_date, value: r.txn_volume }))),
+      transactions: build(tx.data.map((r) => ({ date: r.txn_date, value: r.txn_count }))),
+      net: build(income.data.map((r) => ({ date: r.income_date, value: r.net_income }))),
+    };
+  }, [tx.data, income.data, view, today]);
+
+  const info = raw && {
+    ...raw,
+    open_age: ages(raw.open_age_set),
+    closed_age: ages(raw.closed_age_set),
+    badges: [
+      { label: 'CBCAL', count: raw.cbcal, color: 'violet' },
+      { label: 'ESQUIRE', count: raw.esquire, color: 'pink' },
+      { label: 'CHSPK', count: raw.chesapeake, color: 'lime' },
+      { label: 'PayLo', count: raw.pl_count, color: 'blue' },
+      { label: 'Traditional', count: raw.tr_count, color: 'teal' },
+      { label: 'High Risk', count: raw.hr_count, color: 'orange' },
+      { label: 'Not Specified', count: raw.ns_count, color: 'gray' },
+    ] satisfies ShareBadge[],
+  };
+
+  const years: number[] = [];
+  for (let y = today.getUTCFullYear(); y >= FIRST_YEAR; y--) years.push(y);
+
+  return {
+    isos,
+    iso: chosen,
+    selectIso,
+    tab,
+    setTab,
+    filters,
+    changeFilter,
+    years,
+    monthNames: MONTH_NAMES,
+    mccOptions: (mcc.data ?? []).map((r) => ({ value: r.mcc_code, label: `${r.mcc_code} ${r.mcc_desc}` })),
+    periodLabel: '',
+    info,
+    ageBuckets: AGE_BUCKETS,
+    figures,
+    view,
+    series,
+    mcc: mcc.data,
+    money: (v: number) => `$${shortNumber(v)}`,
+    count: shortNumber,
+    loading: tx.isPending || income.isPending,
+    failed: tx.isError || income.isError,
+  };
+}
