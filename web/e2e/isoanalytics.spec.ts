@@ -45,6 +45,39 @@ async function hoverAState(page: Page, map: Locator): Promise<string> {
   throw new Error('no state tooltip under the pointer');
 }
 
+/** The script files a page loads, by name ('EChart-x1y2.js' → 'EChart'). */
+function scriptNames(page: Page): string[] {
+  const names: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    const file = new URL(response.url()).pathname.split('/').pop() ?? '';
+    names.push(file.replace(/-[\w-]{8}\.js$/, ''));
+  });
+  return names;
+}
+
+test('the sign-in page loads neither ECharts nor the map; the ISO analytics screen loads both', async ({
+  browser,
+}) => {
+  const signedOut = await browser.newPage();
+  const before = scriptNames(signedOut);
+  await signedOut.goto('/login', { waitUntil: 'networkidle' });
+  await expect(signedOut.getByRole('button', { name: 'Login' })).toBeVisible();
+  expect(before.length).toBeGreaterThan(0);
+  expect(before).not.toContain('EChart');
+  expect(before).not.toContain('UsMapChart');
+  await signedOut.close();
+
+  const context = await browser.newContext({ storageState: sessionOf('admin@paydesk.local') });
+  const page = await context.newPage();
+  const loaded = scriptNames(page);
+  await page.goto('/isoanalytics');
+  await expect(page.getByRole('img', { name: 'Map of merchants per state' }).locator('canvas')).toBeVisible();
+  expect(loaded).toContain('EChart');
+  expect(loaded).toContain('UsMapChart');
+  await context.close();
+});
+
 test.describe('ISO analytics', () => {
   test.use({ storageState: sessionOf('admin@paydesk.local') });
 

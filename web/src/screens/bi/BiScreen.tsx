@@ -74,7 +74,7 @@ export default function BiScreen() {
               {e.info && <ShareBadges badges={e.info.badges} approved={e.info.approved_deals} />}
             </Stack>
             <Tabs value={e.tab} onChange={(t) => t && e.setTab(t as 'iso' | 'merchant')} keepMounted={false}>
-              <Tabs.List mb="md">
+              <Tabs.List>
                 <Tabs.Tab value="iso">ISO</Tabs.Tab>
                 <Tabs.Tab value="merchant">Merchant</Tabs.Tab>
               </Tabs.List>

@@ -71,7 +71,7 @@ export function ExecFilters({ value, years, months, mccs, onChange }: ExecFilter
       />
       <Select
         label="MCC"
-        w={300}
+        w={230}
         data={[{ value: 'All', label: 'All' }, ...mccs]}
         value={value.mcc}
         onChange={(m) => m && onChange({ kind: 'mcc', mcc: m })}

@@ -70,6 +70,14 @@ function dateOf(f: ExecFilterView, today: Date): { date: string; monthly: boolea
   return { date: `${f.year}-${String(f.month).padStart(2, '0')}-01`, monthly: false };
 }
 
+function periodLabel(f: ExecFilterView): string {
+  const what = f.mcc === 'All' ? 'all MCCs' : `MCC ${f.mcc}`;
+  if (f.period === 'last12Months') return `The last 12 months, by month, ${what}`;
+  if (f.period === 'last30Days') return `The last 30 days, by day, ${what}`;
+  if (f.month === 0) return `${f.year}, by month, ${what}`;
+  return `${MONTH_NAMES[f.month - 1]} ${f.year}, by day, ${what}`;
+}
+
 export function useExec() {
   const today = useMemo(() => new Date(), []);
   const [iso, setIso] = useState<string | null>(null);
@@ -192,7 +200,7 @@ export function useExec() {
     years,
     monthNames: MONTH_NAMES,
     mccOptions: (mcc.data ?? []).map((r) => ({ value: r.mcc_code, label: `${r.mcc_code} ${r.mcc_desc}` })),
-    periodLabel: '',
+    periodLabel: periodLabel(filters),
     info,
     ageBuckets: AGE_BUCKETS,
     figures,
