@@ -98,6 +98,11 @@ export default function BiScreen() {
               failed={e.failed}
               help={MERCHANT_HELP}
             />
+            {e.tab === 'merchant' && (
+              <Text fz="sm" c="dimmed">
+                The ISO’s figures above, as averages per merchant; the ⓘ on each card says how it is taken.
+              </Text>
+            )}
             {e.tab === 'iso' && (
               <>
                 <Grid gap="md">

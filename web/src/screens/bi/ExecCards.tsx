@@ -55,13 +55,12 @@ function Help({ text }: { text: string }) {
 
 /** Volume, Transactions, Avg Ticket, Chargebacks and income (spec 3 §2.1), with the income's Details popover. */
 export function ExecCards({ figures: f, perMerchant, money, count, loading, failed, help }: ExecCardsProps) {
-  const suffix = perMerchant ? ' per merchant' : '';
   const helpOf = (key: keyof ExecCardsProps['help']) => (perMerchant ? <Help text={help[key]} /> : undefined);
   return (
     <SimpleGrid cols={{ base: 2, md: 3, xl: 5 }} spacing="md" mb="md">
       <DashCard
         title="Volume"
-        subtitle={`Sales${suffix}`}
+        subtitle={perMerchant ? 'Per merchant' : 'Sales'}
         loading={loading}
         failed={failed}
         skeleton={60}
@@ -72,7 +71,7 @@ export function ExecCards({ figures: f, perMerchant, money, count, loading, fail
       </DashCard>
       <DashCard
         title="Transactions"
-        subtitle={`Sales count${suffix}`}
+        subtitle={perMerchant ? 'Per merchant' : 'Sales count'}
         loading={loading}
         failed={failed}
         skeleton={60}
@@ -83,7 +82,7 @@ export function ExecCards({ figures: f, perMerchant, money, count, loading, fail
       </DashCard>
       <DashCard
         title="Avg Ticket"
-        subtitle="Volume ÷ transactions"
+        subtitle="Volume ÷ sales"
         loading={loading}
         failed={failed}
         skeleton={60}
@@ -94,7 +93,7 @@ export function ExecCards({ figures: f, perMerchant, money, count, loading, fail
       </DashCard>
       <DashCard
         title="Chargebacks"
-        subtitle={`Amount and count${suffix}`}
+        subtitle={perMerchant ? 'Per merchant' : 'Amount and count'}
         loading={loading}
         failed={failed}
         skeleton={60}
@@ -102,19 +101,19 @@ export function ExecCards({ figures: f, perMerchant, money, count, loading, fail
         testId="card-chargebacks"
       >
         {f && (
-          <Group gap={8} align="baseline" wrap="nowrap">
+          <Stack gap={0}>
             <Big testId="exec-chargebacks" color="red.8">
               {money(f.chargebackVolume)}
             </Big>
             <Text fz="sm" c="dimmed" data-testid="exec-chargeback-count">
-              {count(f.chargebackCount)}
+              {count(f.chargebackCount)} chargebacks
             </Text>
-          </Group>
+          </Stack>
         )}
       </DashCard>
       <DashCard
         title="Income"
-        subtitle={`Gross and net${suffix}`}
+        subtitle={perMerchant ? 'Per merchant' : 'Gross and net'}
         loading={loading}
         failed={failed}
         skeleton={60}
@@ -171,7 +170,15 @@ export function ExecCards({ figures: f, perMerchant, money, count, loading, fail
               <Text fz="xs" c="dimmed" w={34}>
                 Gross
               </Text>
-              <Big testId="exec-gross">{money(f.gross)}</Big>
+              <Text
+                fz={20}
+                fw={750}
+                lh={1.15}
+                data-testid="exec-gross"
+                style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+              >
+                {money(f.gross)}
+              </Text>
             </Group>
             <Group gap={6} align="baseline" wrap="nowrap">
               <Text fz="xs" c="dimmed" w={34}>

@@ -70,6 +70,14 @@ function dateOf(f: ExecFilterView, today: Date): { date: string; monthly: boolea
   return { date: `${f.year}-${String(f.month).padStart(2, '0')}-01`, monthly: false };
 }
 
+/** 'Nov 2026' on a monthly chart, 'Nov 3' on a daily one. */
+function categoryLabel(date: string, view: 'daily' | 'monthly'): string {
+  const d = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  return view === 'monthly'
+    ? d.toLocaleString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' })
+    : d.toLocaleString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
 function periodLabel(f: ExecFilterView): string {
   const what = f.mcc === 'All' ? 'all MCCs' : `MCC ${f.mcc}`;
   if (f.period === 'last12Months') return `The last 12 months, by month, ${what}`;
@@ -162,7 +170,7 @@ export function useExec() {
         view === 'monthly' && last && last.date.slice(0, 7) === current
           ? projectMonth(last.value, today)
           : null;
-      return { categories: rows.map((r) => r.date.slice(0, view === 'monthly' ? 7 : 10)), values, trend };
+      return { categories: rows.map((r) => categoryLabel(r.date, view)), values, trend };
     };
     return {
       volume: build(tx.data.map((r) => ({ date: r.txn_date, value: r.txn_volume }))),
@@ -208,7 +216,8 @@ export function useExec() {
     series,
     mcc: mcc.data,
     money: (v: number) => `$${shortNumber(v)}`,
-    count: shortNumber,
+    // A whole count under a thousand reads as itself (4 chargebacks, not 4.00); averages keep their decimals.
+    count: (v: number) => (Number.isInteger(v) && Math.abs(v) < 1000 ? String(v) : shortNumber(v)),
     loading: tx.isPending || income.isPending,
     failed: tx.isError || income.isError,
   };

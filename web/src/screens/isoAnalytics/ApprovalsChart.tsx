@@ -1,7 +1,7 @@
 import type { LineSeriesOption } from 'echarts/charts';
 import { useMemo } from 'react';
 import { type ChartOption, countLabel, EChart } from '../../components/charts';
-import { type ApprovalPoint, approvalLines, lineColor } from './analyticsModel';
+import { type ApprovalPoint, approvalLines, lineColor, MAX_PARTNER_LINES } from './analyticsModel';
 
 const FONT = 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 const AXIS_TEXT = '#495057';
@@ -17,15 +17,18 @@ const SHORT = (month: string) =>
 export function ApprovalsChart({ points, height }: { points: readonly ApprovalPoint[]; height: number }) {
   const option = useMemo<ChartOption>(() => {
     const { months, lines } = approvalLines(points);
-    const series: LineSeriesOption[] = lines.map((line, i) => ({
-      type: 'line',
-      name: line.name,
-      data: line.values,
-      itemStyle: { color: lineColor(i) },
-      lineStyle: { color: lineColor(i), width: 2 },
-      symbol: 'none',
-      emphasis: { focus: 'series' },
-    }));
+    const series: LineSeriesOption[] = lines.map((line, i) => {
+      const color = i === MAX_PARTNER_LINES - 1 && line.name.startsWith('Other') ? '#adb5bd' : lineColor(i);
+      return {
+        type: 'line',
+        name: line.name,
+        data: line.values,
+        itemStyle: { color },
+        lineStyle: { color, width: 2 },
+        symbol: 'none',
+        emphasis: { focus: 'series' },
+      };
+    });
     // The last three years open in view; older months are a pan away.
     const start = months.length > 36 ? Math.round((1 - 36 / months.length) * 100) : 0;
     return {

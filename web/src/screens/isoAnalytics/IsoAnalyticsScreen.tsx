@@ -4,7 +4,7 @@ import { MonthSelect } from '../../components/MonthSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { UsMap } from '../../components/usMap';
 import { ApprovalsChart } from './ApprovalsChart';
-import { STATS_FIRST_MONTH } from './analyticsModel';
+import { MAX_PARTNER_LINES, STATS_FIRST_MONTH } from './analyticsModel';
 import { StatsTable } from './StatsTable';
 import { useIsoAnalytics } from './useIsoAnalytics';
 
@@ -77,7 +77,10 @@ export default function IsoAnalyticsScreen() {
           </Panel>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
-          <Panel title="Approvals over time" subtitle={`Approvals per month, ${chosen}`}>
+          <Panel
+            title="Approvals over time"
+            subtitle={`Approvals per month, ${chosen}; past ${MAX_PARTNER_LINES - 1} partners the rest share one line`}
+          >
             {a.data ? (
               <ApprovalsChart points={a.data.approvals} height={400} />
             ) : (

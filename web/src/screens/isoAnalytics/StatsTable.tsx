@@ -33,7 +33,7 @@ function Help({ text }: { text: string }) {
 const money = (v: string | null) => formatCurrency(v);
 
 const COLUMNS: readonly Column<StatsRow>[] = [
-  { key: 'groupname', header: 'Partner', render: (r) => r.groupname, pinned: true },
+  { key: 'groupname', header: 'Partner', render: (r) => r.groupname, pinned: true, nowrap: true, width: 240 },
   { key: 'first', header: 'First deal', render: (r) => r.first ?? '—', nowrap: true },
   { key: 'last', header: 'Last deal', render: (r) => r.last ?? '—', nowrap: true },
   {

@@ -50,6 +50,17 @@ describe('the approvals lines', () => {
     expect(lines).toEqual([{ name: 'A', values: [5] }]);
   });
 
+  it('keeps the busiest partners’ own lines and sums the others into one', () => {
+    const points = ['A', 'B', 'C', 'D'].map((partner, i) => ({ partner, month: '2026-01', count: i + 1 }));
+    points.push({ partner: 'A', month: '2026-02', count: 1 });
+    const { lines } = approvalLines(points, 3);
+    expect(lines).toEqual([
+      { name: 'C', values: [3, 0] },
+      { name: 'D', values: [4, 0] },
+      { name: 'Other partners (2)', values: [3, 1] },
+    ]);
+  });
+
   it('draws nothing without approvals', () => {
     expect(approvalLines([])).toEqual({ months: [], lines: [] });
   });

@@ -31,11 +31,19 @@ export interface ApprovalPoint {
   count: number;
 }
 
+/** More lines than this cannot be told apart; the rest are summed into one. */
+export const MAX_PARTNER_LINES = 10;
+
 /**
  * The approvals chart's lines: one per partner over every month from the first to the last approval, a month
- * without approvals counting 0 (the partner brought no deal then; a gap would read as missing data).
+ * without approvals counting 0 (the partner brought no deal then; a gap would read as missing data). Past
+ * `maxLines` partners, the partners with the most approvals keep their own line and the others are summed into
+ * one "Other partners" line, so the chart stays readable with every partner chosen.
  */
-export function approvalLines(points: readonly ApprovalPoint[]): {
+export function approvalLines(
+  points: readonly ApprovalPoint[],
+  maxLines = MAX_PARTNER_LINES,
+): {
   months: string[];
   lines: { name: string; values: number[] }[];
 } {
@@ -54,10 +62,17 @@ export function approvalLines(points: readonly ApprovalPoint[]): {
     const i = index.get(month) as number;
     values[i] = (values[i] ?? 0) + count;
   }
-  return {
-    months,
-    lines: [...byPartner].sort(([a], [b]) => a.localeCompare(b)).map(([name, values]) => ({ name, values })),
-  };
+  const total = (values: number[]) => values.reduce((s, v) => s + v, 0);
+  const ranked = [...byPartner].sort(([a, x], [b, y]) => total(y) - total(x) || a.localeCompare(b));
+  const own = ranked.length > maxLines ? ranked.slice(0, maxLines - 1) : ranked;
+  const rest = ranked.slice(own.length);
+  const lines = own.sort(([a], [b]) => a.localeCompare(b)).map(([name, values]) => ({ name, values }));
+  if (rest.length > 0)
+    lines.push({
+      name: `Other partners (${rest.length})`,
+      values: months.map((_, i) => rest.reduce((s, [, values]) => s + (values[i] ?? 0), 0)),
+    });
+  return { months, lines };
 }
 
 function nextMonth(month: string): string {

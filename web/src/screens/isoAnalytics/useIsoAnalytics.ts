@@ -17,7 +17,16 @@ interface DataAnswer {
     StatsRow[],
   ];
 }
-const BANDS: MapBand[] = [];
+// PROVISIONAL until the domain's bands land: spec 2 §9's seven bands.
+const BANDS: MapBand[] = [
+  { min: 0, below: 10, color: '#e7f5ff', label: 'under 10' },
+  { min: 10, below: 25, color: '#d0ebff', label: '10 – 24' },
+  { min: 25, below: 50, color: '#a5d8ff', label: '25 – 49' },
+  { min: 50, below: 100, color: '#74c0fc', label: '50 – 99' },
+  { min: 100, below: 500, color: '#4dabf7', label: '100 – 499' },
+  { min: 500, below: 1000, color: '#1c7ed6', label: '500 – 999' },
+  { min: 1000, below: null, color: '#1864ab', label: '1,000 or more' },
+];
 
 function readStored(): string[] {
   let text: string | null = null;
