@@ -4,9 +4,9 @@ import { menu, sessionOf } from './support';
 const filters = (page: Page) => ({
   last12: page.getByRole('button', { name: 'Last 12 Months' }),
   last30: page.getByRole('button', { name: 'Last 30 Days' }),
-  year: page.getByRole('textbox', { name: 'Year' }),
-  month: page.getByRole('textbox', { name: 'Month' }),
-  mcc: page.getByRole('textbox', { name: 'MCC' }),
+  year: page.getByRole('combobox', { name: 'Year' }),
+  month: page.getByRole('combobox', { name: 'Month' }),
+  mcc: page.getByRole('combobox', { name: 'MCC' }),
 });
 
 async function pick(page: Page, field: ReturnType<typeof filters>['year'], option: string | RegExp) {
@@ -93,7 +93,7 @@ test.describe('Business Intelligence, for a holder of the capability', () => {
     await page.keyboard.press('Escape');
 
     await page.getByRole('tab', { name: 'Merchant' }).click();
-    await expect(page.getByRole('region', { name: 'Volume', exact: true })).toContainText('per merchant');
+    await expect(page.getByRole('region', { name: 'Volume', exact: true })).toContainText(/per merchant/i);
     await expect(page.getByRole('img', { name: 'Volume and chargebacks' })).toHaveCount(0);
     const help = page.getByRole('button', { name: /volume divided by the merchants/i });
     await help.hover();

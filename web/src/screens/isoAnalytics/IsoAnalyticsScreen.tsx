@@ -46,7 +46,7 @@ export default function IsoAnalyticsScreen() {
           </>
         }
       />
-      <Paper withBorder radius="md" p="md" mb="md">
+      <Paper withBorder radius="md" p="md" mb="md" component="section" aria-label="Partner groups">
         <MultiSelect
           label="ISO / partner groups"
           placeholder={a.selection.length === 0 ? 'All partners' : undefined}
@@ -61,7 +61,6 @@ export default function IsoAnalyticsScreen() {
           error={a.optionsFailed ? 'The partner list could not be loaded.' : undefined}
           maxDropdownHeight={320}
           hidePickedOptions
-          data-testid="group-select"
         />
       </Paper>
       <Grid gap="md" mb="md">
