@@ -8,7 +8,7 @@ const STORAGE_KEY = 'paydesk.isoanalytics.groups';
 const ISO_ANALYTICS_ALL = {
   groups: [],
   start: '2016-05-01',
-  end: new Date().toISOString().slice(0, 8) + '01',
+  end: `${new Date().toISOString().slice(0, 8)}01`,
 };
 
 /** The map's answer (output[1]) as merchants per state name, the way the tooltip names a state. */
