@@ -78,7 +78,11 @@ export default function IsoAnalyticsScreen() {
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <Panel
             title="Approvals over time"
-            subtitle={`Approvals per month, ${chosen}; past ${MAX_PARTNER_LINES - 1} partners the rest share one line`}
+            subtitle={
+              a.selection.length === 0 || a.selection.length > MAX_PARTNER_LINES
+                ? `Approvals per month, ${chosen}: the ${MAX_PARTNER_LINES - 1} busiest, the rest as one line`
+                : `Approvals per month, ${chosen}`
+            }
           >
             {a.data ? (
               <ApprovalsChart points={a.data.approvals} height={400} />
