@@ -218,7 +218,8 @@ export function useExec() {
     money: (v: number) => `$${shortNumber(v)}`,
     // A whole count under a thousand reads as itself (4 chargebacks, not 4.00); averages keep their decimals.
     count: (v: number) => (Number.isInteger(v) && Math.abs(v) < 1000 ? String(v) : shortNumber(v)),
-    loading: tx.isPending || income.isPending,
-    failed: tx.isError || income.isError,
+    // Disabled queries stay pending: without an ISO there is nothing loading, only a list that failed or is empty.
+    loading: all.isPending || (raw !== undefined && (tx.isPending || income.isPending)),
+    failed: all.isError || tx.isError || income.isError,
   };
 }
