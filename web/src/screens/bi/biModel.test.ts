@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MCC_LABEL_MAX, mccLabel, mccShares } from './biModel';
+import { execFigures, MCC_LABEL_MAX, mccLabel, mccShares, trendSeries } from './biModel';
 
 describe('MCC labels', () => {
   it('keeps a label of up to 35 characters whole', () => {
@@ -29,5 +29,96 @@ describe('MCC shares', () => {
       ['5411', 25],
       ['7230', 25],
     ]);
+  });
+});
+
+describe('the executive cards’ figures', () => {
+  const tx = [
+    {
+      txn_date: '2026-09-01',
+      txn_volume: 1000,
+      txn_count: 40,
+      chbk_volume: 30,
+      chbk_count: 1,
+      mid_count: 4,
+      active_count: 4,
+    },
+    {
+      txn_date: '2026-10-01',
+      txn_volume: 3000,
+      txn_count: 60,
+      chbk_volume: 0,
+      chbk_count: 0,
+      mid_count: 5,
+      active_count: 5,
+    },
+  ];
+  const income = [
+    {
+      income_date: '2026-09-01',
+      gross_income: 200,
+      net_income: 150,
+      expenses: 30,
+      payouts: 20,
+      mid_count: 4,
+    },
+    {
+      income_date: '2026-10-01',
+      gross_income: 300,
+      net_income: 250,
+      expenses: 40,
+      payouts: 10,
+      mid_count: 2,
+    },
+  ];
+
+  it('adds the period up for the ISO, with the average ticket as volume over transactions', () => {
+    expect(execFigures(tx, income).iso).toEqual({
+      volume: 4000,
+      transactions: 100,
+      avgTicket: 40,
+      chargebackVolume: 30,
+      chargebackCount: 1,
+      gross: 500,
+      net: 400,
+      expenses: 70,
+      payouts: 30,
+    });
+  });
+
+  it('divides by the most merchants active (income: earning) in one month, keeping the average ticket', () => {
+    const { perMerchant } = execFigures(tx, income);
+    expect(perMerchant).toMatchObject({ volume: 800, transactions: 20, avgTicket: 40, chargebackVolume: 6 });
+    expect(perMerchant).toMatchObject({ gross: 125, net: 100, expenses: 17.5, payouts: 7.5 });
+  });
+
+  it('gives zeros, not NaN, for a period without activity', () => {
+    const { iso, perMerchant } = execFigures([], []);
+    expect(iso.avgTicket).toBe(0);
+    expect(perMerchant.volume).toBe(0);
+  });
+});
+
+describe('the Trend', () => {
+  const today = new Date('2026-11-10T12:00:00Z');
+  const project = (value: number) => value * 2;
+
+  it('projects the last point of a monthly chart when it is the current month', () => {
+    const points = [
+      { date: '2026-10-01', value: 5 },
+      { date: '2026-11-01', value: 3 },
+    ];
+    expect(trendSeries(points, 'monthly', today, project)).toEqual({ values: [5, 3], trend: 6 });
+  });
+
+  it('has none when the chart ends before the current month, or is daily', () => {
+    const past = [{ date: '2026-10-01', value: 5 }];
+    expect(trendSeries(past, 'monthly', today, project).trend).toBeNull();
+    const days = [{ date: '2026-11-09', value: 5 }];
+    expect(trendSeries(days, 'daily', today, project).trend).toBeNull();
+  });
+
+  it('leaves it to the projection rule to give none (before the 3rd)', () => {
+    expect(trendSeries([{ date: '2026-11-01', value: 5 }], 'monthly', today, () => null).trend).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { MONTH_NAMES } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { get, post } from '../../app/api';
-import type { ExecFigures } from './ExecCards';
+import { execFigures, type IncomeRow, type TrendPoint, type TxnRow, trendSeries } from './biModel';
 import type { ExecFilterChange, ExecFilterView } from './ExecFilters';
 import {
   AGE_BUCKETS,
@@ -36,24 +36,6 @@ interface IsoInfo {
   hr_count: number;
   ns_count: number;
 }
-interface TxnRow {
-  txn_date: string;
-  txn_volume: number;
-  txn_count: number;
-  chbk_volume: number;
-  chbk_count: number;
-  mid_count: number;
-  active_count: number;
-}
-interface IncomeRow {
-  income_date: string;
-  gross_income: number;
-  net_income: number;
-  expenses: number;
-  payouts: number;
-  mid_count: number;
-}
-
 const ages = (set: string) => set.split(',').map((n) => Number(n) || 0);
 
 function dateOf(f: ExecFilterView, today: Date): { date: string; monthly: boolean } {
@@ -128,49 +110,17 @@ export function useExec() {
     enabled: raw !== undefined,
   });
 
-  const figures = useMemo(() => {
-    if (!tx.data || !income.data) return undefined;
-    const sum = <R>(rows: R[], f: (r: R) => number) => rows.reduce((s, r) => s + f(r), 0);
-    const iso: ExecFigures = {
-      volume: sum(tx.data, (r) => r.txn_volume),
-      transactions: sum(tx.data, (r) => r.txn_count),
-      avgTicket: 0,
-      chargebackVolume: sum(tx.data, (r) => r.chbk_volume),
-      chargebackCount: sum(tx.data, (r) => r.chbk_count),
-      gross: sum(income.data, (r) => r.gross_income),
-      net: sum(income.data, (r) => r.net_income),
-      expenses: sum(income.data, (r) => r.expenses),
-      payouts: sum(income.data, (r) => r.payouts),
-    };
-    iso.avgTicket = iso.transactions === 0 ? 0 : iso.volume / iso.transactions;
-    const merchants = Math.max(1, ...tx.data.map((r) => r.active_count));
-    const earners = Math.max(1, ...income.data.map((r) => r.mid_count));
-    const perMerchant: ExecFigures = {
-      ...iso,
-      volume: iso.volume / merchants,
-      transactions: iso.transactions / merchants,
-      chargebackVolume: iso.chargebackVolume / merchants,
-      chargebackCount: iso.chargebackCount / merchants,
-      gross: iso.gross / earners,
-      net: iso.net / earners,
-      expenses: iso.expenses / earners,
-      payouts: iso.payouts / earners,
-    };
-    return { iso, perMerchant };
-  }, [tx.data, income.data]);
+  const figures = useMemo(
+    () => (tx.data && income.data ? execFigures(tx.data, income.data) : undefined),
+    [tx.data, income.data],
+  );
 
   const view = chartView(tx.data?.length ?? 0);
   const series = useMemo(() => {
     if (!tx.data || !income.data) return undefined;
-    const build = (rows: { date: string; value: number }[]) => {
-      const values = rows.map((r) => r.value);
-      const last = rows.at(-1);
-      const current = today.toISOString().slice(0, 7);
-      const trend =
-        view === 'monthly' && last && last.date.slice(0, 7) === current
-          ? projectMonth(last.value, today)
-          : null;
-      return { categories: rows.map((r) => categoryLabel(r.date, view)), values, trend };
+    const build = (points: TrendPoint[]) => {
+      const { values, trend } = trendSeries(points, view, today, projectMonth);
+      return { categories: points.map((p) => categoryLabel(p.date, view)), values, trend };
     };
     return {
       volume: build(tx.data.map((r) => ({ date: r.txn_date, value: r.txn_volume }))),
