@@ -144,16 +144,22 @@ export function ExecCards({ figures: f, perMerchant, money, count, loading, fail
                           −{money(f.expenses)}
                         </Table.Td>
                       </Table.Tr>
-                      <Table.Tr>
-                        <Table.Td>Payouts</Table.Td>
-                        <Table.Td ta="right" data-testid="exec-payouts">
-                          −{money(f.payouts)}
-                        </Table.Td>
-                      </Table.Tr>
                       <Table.Tr style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
                         <Table.Td fw={650}>Net income</Table.Td>
                         <Table.Td ta="right" fw={650}>
                           {money(f.net)}
+                        </Table.Td>
+                      </Table.Tr>
+                      <Table.Tr>
+                        <Table.Td>Payouts to the ISO</Table.Td>
+                        <Table.Td ta="right" data-testid="exec-payouts">
+                          {money(f.payouts)}
+                        </Table.Td>
+                      </Table.Tr>
+                      <Table.Tr>
+                        <Table.Td c="dimmed">Kept by the house</Table.Td>
+                        <Table.Td ta="right" c="dimmed">
+                          {money(f.net - f.payouts)}
                         </Table.Td>
                       </Table.Tr>
                     </Table.Tbody>
