@@ -95,9 +95,9 @@ test.describe('Business Intelligence, for a holder of the capability', () => {
     await page.getByRole('tab', { name: 'Merchant' }).click();
     await expect(page.getByRole('region', { name: 'Volume', exact: true })).toContainText(/per merchant/i);
     await expect(page.getByRole('img', { name: 'Volume and chargebacks' })).toHaveCount(0);
-    const help = page.getByRole('button', { name: /volume divided by the merchants/i });
+    const help = page.getByRole('button', { name: /volume divided by the most merchants/i });
     await help.hover();
-    await expect(page.getByRole('tooltip')).toContainText('divided by the merchants');
+    await expect(page.getByRole('tooltip')).toContainText('divided by the most merchants');
 
     await page.getByRole('tab', { name: 'ISO' }).click();
     await expect(page.getByTestId('deals-total')).toBeVisible();

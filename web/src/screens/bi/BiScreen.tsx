@@ -11,12 +11,17 @@ import { TrendChart } from './TrendChart';
 import { useExec } from './useExec';
 import { VolumePie } from './VolumePie';
 
+// How each Merchant-tab average is taken (execFigures): over the most merchants active in one month (or day) of
+// the period, so a merchant active all year counts once.
 const MERCHANT_HELP = {
-  volume: 'The period’s volume divided by the merchants that processed in it.',
-  transactions: 'The period’s transactions divided by the merchants that processed in it.',
+  volume: 'The period’s volume divided by the most merchants that processed in any one month (or day) of it.',
+  transactions:
+    'The period’s transactions divided by the most merchants that processed in any one month (or day) of it.',
   avgTicket: 'Volume divided by transactions: the same per merchant as for the ISO.',
-  chargebacks: 'The period’s chargebacks (amount and count) divided by the merchants that processed in it.',
-  income: 'The period’s gross and net income divided by the merchants that earned income in it.',
+  chargebacks:
+    'The period’s chargebacks (amount and count) divided by the most merchants that processed in any one month (or day) of it.',
+  income:
+    'The period’s gross and net income divided by the most merchants that earned income in any one month of it.',
 };
 
 const MEASURES = {
@@ -100,7 +105,8 @@ export default function BiScreen() {
             />
             {e.tab === 'merchant' && (
               <Text fz="sm" c="dimmed">
-                The ISO’s figures above, as averages per merchant; the ⓘ on each card says how it is taken.
+                The ISO’s figures above, as averages per merchant; the info icon on each card says how each is
+                taken.
               </Text>
             )}
             {e.tab === 'iso' && (
