@@ -34,15 +34,22 @@ export function ApprovalsChart({ points, height }: { points: readonly ApprovalPo
     return {
       animationDuration: 400,
       textStyle: { fontFamily: FONT },
-      grid: { left: 8, right: 16, top: 56, bottom: 44, containLabel: true },
+      grid: {
+        left: 8,
+        right: 16,
+        top: 40 + Math.ceil(lines.length / 2) * 20,
+        bottom: 44,
+        containLabel: true,
+      },
+      // Every partner's name in full, two to a row (at most MAX_PARTNER_LINES lines, so at most five rows).
       legend: {
-        type: 'scroll',
         top: 0,
         left: 0,
         right: 0,
         itemWidth: 16,
         itemHeight: 8,
-        textStyle: { fontSize: 12, color: AXIS_TEXT },
+        itemGap: 12,
+        textStyle: { fontSize: 12, color: AXIS_TEXT, width: 150, overflow: 'truncate' },
       },
       tooltip: { trigger: 'axis', valueFormatter: countLabel, order: 'valueDesc' },
       xAxis: {
