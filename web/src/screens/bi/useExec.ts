@@ -2,6 +2,7 @@ import { MONTH_NAMES } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { get, post } from '../../app/api';
+import { biKeys } from '../../app/queryKeys';
 import { execFigures, type IncomeRow, type TrendPoint, type TxnRow, trendSeries } from './biModel';
 import type { ExecFilterChange, ExecFilterView } from './ExecFilters';
 import {
@@ -75,7 +76,7 @@ export function useExec() {
   const [filters, setFilters] = useState<ExecFilterView>(INITIAL_FILTERS);
 
   const all = useQuery({
-    queryKey: ['bi', 'all'],
+    queryKey: biKeys.information(),
     queryFn: () => get<IsoInfo[]>('/api/exec/iso/GetAllInformation'),
   });
   const isos = useMemo(() => (all.data ?? []).map((r) => r.iso_name), [all.data]);
@@ -92,20 +93,20 @@ export function useExec() {
   const { date, monthly } = dateOf(filters, today);
   const txBody = { groupIDs, date, monthly, mcc: filters.mcc };
   const tx = useQuery({
-    queryKey: ['bi', 'tx', txBody],
+    queryKey: biKeys.transactions(txBody),
     queryFn: () => post<TxnRow[]>('/api/exec/iso/GetTransactions', txBody),
     enabled: raw !== undefined,
     placeholderData: keepPreviousData,
   });
   const incBody = { groupIDs, date, mcc: filters.mcc };
   const income = useQuery({
-    queryKey: ['bi', 'income', incBody],
+    queryKey: biKeys.income(incBody),
     queryFn: () => post<IncomeRow[]>('/api/exec/iso/isoGetIncome', incBody),
     enabled: raw !== undefined,
     placeholderData: keepPreviousData,
   });
   const mcc = useQuery({
-    queryKey: ['bi', 'mcc', groupIDs],
+    queryKey: biKeys.mcc(groupIDs),
     queryFn: () => post<MccRow[]>('/api/exec/iso/GetMCC', { groupIDs }),
     enabled: raw !== undefined,
   });

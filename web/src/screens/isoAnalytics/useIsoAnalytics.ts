@@ -2,6 +2,7 @@ import { monthStart } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { get, post } from '../../app/api';
+import { isoAnalyticsKeys } from '../../app/queryKeys';
 import type { MapBand } from '../../components/usMap';
 import { GROUPS_STORAGE_KEY, listedGroups, parseStoredGroups, STATS_FIRST_MONTH } from './analyticsModel';
 import type { StatsRow } from './StatsTable';
@@ -67,7 +68,7 @@ export function useIsoAnalytics() {
   }, []);
 
   const options = useQuery({
-    queryKey: ['isoanalytics', 'options'],
+    queryKey: isoAnalyticsKeys.options(),
     queryFn: () => get<OptionsAnswer>('/api/isoanalyticsoptions'),
     staleTime: 5 * 60_000,
   });
@@ -83,7 +84,7 @@ export function useIsoAnalytics() {
 
   const body = { groups, start: from, end: to };
   const data = useQuery({
-    queryKey: ['isoanalytics', 'data', body],
+    queryKey: isoAnalyticsKeys.data(body),
     queryFn: () => post<DataAnswer>('/api/isoanalyticsdata', body),
     enabled: ready,
     placeholderData: keepPreviousData,
