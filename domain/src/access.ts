@@ -43,6 +43,7 @@ export const CAPABILITIES = [
   'pci_ach_billing',
   'pci_fees',
   'pci_historic_edit',
+  'bonus_edit',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -60,6 +61,10 @@ export const CAPABILITY_LABELS: Record<Capability, { label: string; description:
   pci_historic_edit: {
     label: 'PCI historic-merchant editing',
     description: 'Change old merchants’ status, T/R and DDA',
+  },
+  bonus_edit: {
+    label: 'Bonus editing',
+    description: 'Edit bonus specifications; mark bonuses do-not-pay, notes and do-not-clawback',
   },
 };
 

@@ -20,6 +20,9 @@ export const AUDIT_ACTIONS = [
   'partner.import',
   'partner.upload',
   'processing.budget',
+  'bonus.run',
+  'bonus.spec',
+  'bonus.mark',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -43,6 +46,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'partner.import': 'Partners imported from the CRM',
   'partner.upload': 'Partners imported from XLSX',
   'processing.budget': 'Processing budget set',
+  'bonus.run': 'Bonus run',
+  'bonus.spec': 'Bonus specification changed',
+  'bonus.mark': 'Bonus row marked',
 };
 
 /** What the log stores about one entry, as the description needs it. */
@@ -183,5 +189,10 @@ export function describeAudit({ action, subject, details }: AuditFacts): string 
         v === null || v === undefined ? 'none' : `$${Number(v).toLocaleString('en-US')}`;
       return `Set the processing budget of ${who} from ${money(facts.old)} to ${money(facts.new)}`;
     }
+    case 'bonus.run':
+    case 'bonus.spec':
+    case 'bonus.mark':
+      // The bonus area words its entries as it writes them: they are the bonus Activity Logs tab (log type BNS).
+      return typeof facts.description === 'string' ? facts.description : AUDIT_ACTION_LABELS[action];
   }
 }

@@ -2,13 +2,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { addMonths, monthStart } from '@paydesk/domain';
+import { addMonths, lastDueWindow, monthStart } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
+import { runWindow } from '../src/areas/bonus/run';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedAchIfMissing } from '../src/db/seed/ach';
+import { seedBonusIfMissing } from '../src/db/seed/bonus';
 import { isEmpty, seedDemo } from '../src/db/seed/index';
 import { benchApp } from './benchApp';
 
@@ -36,6 +38,8 @@ if (await isEmpty(db)) {
 }
 // A bench database seeded before the ACH tables existed gets its ACH rows once (a few minutes at this scale).
 if (await seedAchIfMissing(db, (l) => console.log(l))) console.log('Added the ACH returns');
+// Likewise the bonus module's specifications and past runs.
+if (await seedBonusIfMissing(db, (l) => console.log(l))) console.log('Added the bonus data');
 
 // Tables a migration has just filled need their visibility map and statistics (a no-op when current).
 await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, applications, merchants, partners, merchant_monthly, ach_returns, ach_rate_window`.execute(
@@ -906,6 +910,63 @@ if (section('ach')) {
   }
   console.log('\nACH returns (through the HTTP stack)');
   console.table(achRows);
+}
+
+if (section('bonus')) {
+  /** Thrown to roll a measured run back. */
+  class RollBack extends Error {}
+  // Bonus runs: the last due monthly window and clawback run, recomputed and stored (the work of the scheduled
+  // job, in one transaction, rolled back so each measurement starts from the same rows). Then the two reads.
+  const bonusRows: Record<string, string>[] = [];
+  const today = todayIso;
+  for (const kind of ['M', 'CB'] as const) {
+    const window = lastDueWindow(kind, today);
+    if (!window) continue;
+    const times: number[] = [];
+    let written = 0;
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          written = (await runWindow(trx, window, null)).written;
+          throw new RollBack();
+        })
+        .catch((e) => {
+          if (!(e instanceof RollBack)) throw e;
+        });
+      times.push(performance.now() - start);
+    }
+    const worst = Math.max(...times);
+    bonusRows.push({
+      question: `${kind === 'M' ? 'monthly bonus' : 'clawback'} run ${window.start}..${window.end} (${written} rows)`,
+      p50: ms(percentile(times, 50)),
+      p95: ms(worst),
+      target: `≤ 10 s ${worst <= 10_000 ? '✓' : '✗'}`,
+    });
+  }
+  const monthly = lastDueWindow('M', today);
+  const clawback = lastDueWindow('CB', today);
+  if (monthly) {
+    const d = await timed(() => post('/api/bonus/GetBonus', { bonusType: 'M', date: monthly.end }), RUNS);
+    bonusRows.push({
+      question: 'GetBonus (last monthly window)',
+      p50: ms(d.p50),
+      p95: ms(d.p95),
+      target: `p95 ≤ 50 ms ${d.p95 <= 50 ? '✓' : '✗'}`,
+    });
+  }
+  if (clawback) {
+    const d = await timed(() => post('/api/bonus/GetClawback', { date: clawback.runDate }), RUNS);
+    bonusRows.push({
+      question: 'GetClawback (last run)',
+      p50: ms(d.p50),
+      p95: ms(d.p95),
+      target: `p95 ≤ 50 ms ${d.p95 <= 50 ? '✓' : '✗'}`,
+    });
+  }
+  console.log('\nBonus (runs in a rolled-back transaction; reads through the HTTP stack)');
+  console.table(bonusRows);
 }
 
 if (section('spreadsheets')) {

@@ -11,6 +11,7 @@ import Fastify, {
 import { accountRoutes } from './areas/accounts/routes';
 import { achRoutes } from './areas/ach/routes';
 import { adminRoutes } from './areas/admin/routes';
+import { bonusRoutes } from './areas/bonus/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
@@ -117,6 +118,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   partnerRoutes(app, deps);
   processingRoutes(app, deps);
   achRoutes(app, deps);
+  bonusRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

@@ -1,3 +1,4 @@
+import { bonusRunJob, bonusScheduleJobs } from './areas/bonus/jobs';
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
 import { partnersImportJob } from './areas/partners/importJob';
@@ -26,6 +27,8 @@ export function jobDefinitions(
     partnersImportJob(options.crm ?? new SandboxCrm()),
     report,
     processingSubscriptionsJob(report),
+    bonusRunJob,
+    ...bonusScheduleJobs,
     ...(options.liveDemo ? [liveDemoJob] : []),
   ];
 }

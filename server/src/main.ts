@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { seedAchIfMissing } from './db/seed/ach';
+import { seedBonusIfMissing } from './db/seed/bonus';
 import { DEMO_USERS, isEmpty, seedDemo } from './db/seed/index';
 import { jobDefinitionsFor, liveDemoJob } from './jobs';
 import { crmFromConfig } from './platform/crm';
@@ -39,6 +40,8 @@ if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
 if (config.SEED_DEMO === 'true') {
   const ach = await seedAchIfMissing(db, (l) => console.log(l));
   if (ach) console.log(`Added ${ach.returns} ACH returns to the demo data.`);
+  const bonus = await seedBonusIfMissing(db, (l) => console.log(l));
+  if (bonus) console.log(`Added ${bonus.runs} bonus runs to the demo data.`);
 }
 
 /** Without PII_KEY, sensitive fields use a key made once and kept in the local data folder. */

@@ -1,4 +1,4 @@
-import type { UserRow } from '@paydesk/domain';
+import { CAPABILITIES, type UserRow } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,7 +150,7 @@ describe('users administration', () => {
       isoId: null,
     });
     expect(noUser.statusCode).toBe(404);
-    expect((await userRow('admin@paydesk.local')).capabilities).toHaveLength(8);
+    expect((await userRow('admin@paydesk.local')).capabilities).toHaveLength(CAPABILITIES.length);
   });
 
   it('refuses the admin calls to every non-admin department', async () => {

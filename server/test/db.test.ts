@@ -60,6 +60,13 @@ describe('database', () => {
     });
   });
 
+  it('runs without JIT compilation (on PostgreSQL it compiled the demo seed for minutes)', async () => {
+    const { rows } = await sql<{ compiles: boolean }>`
+      select current_setting('jit') = 'on' and pg_jit_available() as compiles`.execute(t.db);
+    // PGlite has no JIT provider; a PostgreSQL server's connections must have it off.
+    expect(rows[0]?.compiles).toBe(false);
+  });
+
   it('a seeded database, migrated again at start-up, has exactly the schema of a fresh installation', async () => {
     await migrateToLatest(t.db);
     const schema = await schemaOf(t.db);

@@ -388,6 +388,17 @@ describe('a long absence', () => {
       expect(second.outcome).toBe('caught_up');
       expect(await inconsistencies(db)).toEqual(CONSISTENT);
 
+      // The merchants it approved have what the bonus screens show of every merchant.
+      const facts = await one<{ approved: number; missing: number }>(
+        db,
+        sql`select count(*)::int as approved,
+               count(*) filter (where m.ownership_type is null or m.equipment_model is null)::int as missing
+             from demo_applications k join applications a on a.id = k.application_id
+             join merchants m on m.id = a.merchant_id`,
+      );
+      expect(facts.approved).toBeGreaterThan(0);
+      expect(facts.missing).toBe(0);
+
       // Daily rows to yesterday; every month has its rows, and the residual statements reach two months back.
       const reach = await one<{ last_day: string; months: number; open_now: number; residual_month: string }>(
         db,

@@ -1,3 +1,4 @@
+import { partnerEndpoints } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,14 @@ describe('reading partners', () => {
     const res = await (await admin()).get('/api/partners/GetPartners');
     expect(res.statusCode).toBe(200);
     const rows = res.json();
+    // PostgreSQL writes this answer as JSON (JsonText): it must fit the endpoint's schema with nothing stripped.
+    expect(partnerEndpoints.getPartners.output.parse(rows)).toEqual(rows);
+    const order = await sql<{ accountid: string; groupid: string | null }>`
+      select p.account_id as accountid, g.group_id as groupid from partners p left join groups g on g.partner_id = p.id
+      order by p.account_name, p.account_id, g.effective_date, g.group_id`.execute(t.db);
+    expect(rows.map((r: { accountid: string; groupid: string | null }) => [r.accountid, r.groupid])).toEqual(
+      order.rows.map((r) => [r.accountid, r.groupid]),
+    );
     const { rows: raw } = await sql<{ n: number }>`
       select coalesce(sum(greatest(1, (select count(*) from groups g where g.partner_id = p.id))), 0)::int as n
       from partners p`.execute(t.db);
@@ -122,6 +131,36 @@ describe('reading partners', () => {
         'effectivedate',
       ].sort(),
     );
+  });
+
+  it('GetPartners answers a write made outside this server at once (the cached answer follows the tables)', async () => {
+    const c = await admin();
+    const before = (await c.get('/api/partners/GetPartners')).json();
+    const group = await t.db
+      .selectFrom('groups')
+      .select(['id', 'group_id', 'rev_share'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const changed = Number(group.rev_share) === 0.42 ? 0.43 : 0.42;
+    try {
+      // As another instance on the same database would: straight to the table, not through this app.
+      await t.db
+        .updateTable('groups')
+        .set({ rev_share: String(changed) })
+        .where('id', '=', group.id)
+        .execute();
+      const after = (await c.get('/api/partners/GetPartners')).json();
+      const row = after.find((r: { groupid: string }) => r.groupid === group.group_id);
+      expect(row.rev_share).toBe(changed);
+      expect(after.length).toBe(before.length);
+    } finally {
+      await t.db
+        .updateTable('groups')
+        .set({ rev_share: group.rev_share })
+        .where('id', '=', group.id)
+        .execute();
+    }
+    expect((await c.get('/api/partners/GetPartners')).json()).toEqual(before);
   });
 
   it('/api/partner has the partner row fields; /api/searchpartner matches by prefix and keeps accounts whole', async () => {

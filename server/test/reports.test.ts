@@ -381,6 +381,14 @@ describe('export', () => {
     expect(rows.length - 1).toBe(total);
     expect(total).toBeGreaterThan(10);
     expect(typeof rows[1]?.[2]).toBe('number');
+    // Money is formatted as money in every row; text columns carry no number format.
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0];
+    for (const r of [2, 3, sheet?.rowCount ?? 2]) {
+      expect(sheet?.getRow(r).getCell(3).numFmt).toBe('#,##0.00');
+      expect(sheet?.getRow(r).getCell(2).numFmt).toBeUndefined();
+    }
   });
 
   it('refuses an unknown column before any file is sent', async () => {

@@ -13,6 +13,11 @@ export const JOB_KINDS = {
   'partners.import': 'Import partners from the CRM',
   'processing.report': 'E-mail a processing report',
   'processing.subscriptions': 'Send scheduled processing reports',
+  'bonus.run': 'Bonus run',
+  'bonus.run.w': 'Scheduled weekly bonus run',
+  'bonus.run.m': 'Scheduled monthly bonus run',
+  'bonus.run.me': 'Scheduled Monthly Extra bonus run',
+  'bonus.run.cb': 'Scheduled clawback run',
 } as const;
 export type JobKind = keyof typeof JOB_KINDS;
 

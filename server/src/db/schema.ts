@@ -63,6 +63,16 @@ export interface Database {
   crm_groups: CrmGroupsTable;
   ach_reserves: AchReservesTable;
   ach_returns: AchReturnsTable;
+  bonus_specs: BonusSpecsTable;
+  bonus_excludes: BonusExcludesTable;
+  clawback_specs: ClawbackSpecsTable;
+  activation_specs: ActivationSpecsTable;
+  extra_bonus_specs: ExtraBonusSpecsTable;
+  bonus_equipment: BonusEquipmentTable;
+  exclusive_equipment: BonusEquipmentTable & { iso_name: string; group_id: string };
+  bonus_runs: BonusRunsTable;
+  bonus_rows: BonusRowsTable;
+  clawback_rows: ClawbackRowsTable;
   ach_history: AchHistoryTable;
   ach_debit_entries: { merchant_id: number; partner_id: number; day: DateOnly; entries: number };
   ach_rate_window: AchRateWindowTable;
@@ -155,6 +165,10 @@ export interface AchRateWindowTable {
   returns: number;
   unauthorized: number;
   administrative: number;
+  /** Generated (migration 2026_11_23_0006): the panel's order. */
+  over: Generated<boolean>;
+  severity: Generated<number>;
+  overall: Generated<number>;
 }
 
 /** A change of a group's rev share (fractions); the import's changes have no user. */
@@ -406,6 +420,8 @@ export interface MerchantsTable {
   rm: string | null;
   underwriter: string | null;
   sales_rep: string | null;
+  ownership_type: ColumnType<string | null, string | null | undefined, string | null>;
+  equipment_model: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApplicationsTable {
@@ -540,4 +556,110 @@ export interface DocumentsTable {
   /** pg returns a Buffer, PGlite a Uint8Array. */
   content: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
   created_at: Timestamp;
+}
+
+/** Bonus specifications and computed rows (migration 2026_11_23_0030, docs/bonus.md). */
+export interface BonusSpecsTable {
+  id: Generated<number>;
+  iso_name: string | null;
+  group_id: string;
+  amount: Decimal;
+  on_activation: boolean;
+  placement_only: boolean;
+  volume_days: number;
+  volume_threshold: Decimal;
+  profile: 'PL' | 'TR';
+  period: 'W' | 'M';
+}
+export interface BonusExcludesTable {
+  id: Generated<number>;
+  iso_name: string | null;
+  group_id: string;
+  profile: 'PL' | 'TR';
+  period: 'W' | 'M';
+}
+export interface ClawbackSpecsTable {
+  id: Generated<number>;
+  iso_name: string | null;
+  group_id: string;
+  closure_days: number;
+  volume_days: number;
+  volume_threshold: Decimal;
+  non_processing: boolean;
+  monthly_volume_threshold: Decimal;
+}
+export interface ActivationSpecsTable {
+  id: Generated<number>;
+  iso_name: string | null;
+  group_id: string;
+  volume_days: number;
+  volume_threshold: Decimal;
+}
+export interface ExtraBonusSpecsTable {
+  id: Generated<number>;
+  iso_name: string;
+  group_id: string;
+  extra_deals: number;
+  extra_amount: Decimal;
+  bonus_type: 'EPD' | 'EFR';
+  start_date: DateOnly;
+  end_date: DateOnly;
+  enabled: boolean;
+}
+export interface BonusEquipmentTable {
+  id: Generated<number>;
+  title: string;
+  model: string;
+  amount: Decimal;
+}
+export interface BonusRunsTable {
+  id: Generated<number>;
+  kind: 'W' | 'M' | 'ME' | 'CB';
+  window_start: DateOnly;
+  window_end: DateOnly;
+  run_date: DateOnly;
+  rows_written: number;
+  rows_kept: number;
+  ran_at: Timestamp;
+  ran_by: string | null;
+}
+export interface BonusRowsTable {
+  id: Generated<number>;
+  period: 'W' | 'M' | 'ME';
+  window_start: DateOnly;
+  window_end: DateOnly;
+  bonus_date: DateOnly;
+  merchant_id: number;
+  partner_id: number;
+  mid: string;
+  bonus_type: string;
+  bonus_amount: Decimal;
+  spec_id: number;
+  activated_on: DateOnly | null;
+  explanation: string;
+  address_key: string | null;
+  do_not_pay: Generated<boolean>;
+  note: string | null;
+  worked_datetime: NullableTimestamp;
+  worked_by: string | null;
+}
+export interface ClawbackRowsTable {
+  id: Generated<number>;
+  run_date: DateOnly;
+  bonus_id: number;
+  merchant_id: number;
+  partner_id: number;
+  mid: string;
+  rule_id: number;
+  reason: string;
+  reason_text: string;
+  flag: 'CBY' | 'CBN';
+  amount: Decimal;
+  total_volume: Decimal;
+  last_deposit_date: DateOnly | null;
+  volume_threshold_date: DateOnly | null;
+  explanation: string;
+  do_not_clawback: Generated<boolean>;
+  worked_datetime: NullableTimestamp;
+  worked_by: string | null;
 }

@@ -66,11 +66,17 @@ export async function stageImport(
   let batch: unknown[][] = names.map(() => []);
   let batchRows = 0;
   let staged = 0;
+  // One batch is written while the next is read: the database works while the file is parsed. At most one write is
+  // in flight, so memory stays bounded by two batches.
+  let writing: Promise<unknown> = Promise.resolve();
   const flush = async () => {
     if (batchRows === 0) return;
     const arrays = batch.map((values, i) => sql`${values}::${sql.raw(types[i] as string)}[]`);
-    await sql`insert into import_rows (${sql.join(names.map((n) => sql.ref(n)))})
+    await writing;
+    writing = sql`insert into import_rows (${sql.join(names.map((n) => sql.ref(n)))})
       select * from unnest(${sql.join(arrays)})`.execute(db);
+    // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
+    writing.catch(() => {});
     staged += batchRows;
     batch = names.map(() => []);
     batchRows = 0;
@@ -135,8 +141,16 @@ export async function stageImport(
     for (const [i, values] of source.rows.entries()) await onRow(i + 2, values);
   }
   if (problems.length === 0) await flush();
+  await writing;
   if (problems.length === 0 && staged === 0) problem({ row: 0, message: 'The file has no rows to import' });
   if (problems.length > 0) throw rejection(problems, extraProblems);
+  // A temporary table has no statistics until analysed: without them the apply step's deletes are planned
+  // blind (a delete of the file's months scanned every residual row).
+  // The month and date columns are what apply steps delete and join by; analysing only them is quick.
+  const keys = columns
+    .filter((c) => c.type === 'month' || c.type === 'date')
+    .map((c) => stagingColumn(c.header));
+  if (keys.length > 0) await sql`analyze import_rows (${sql.join(keys.map((k) => sql.ref(k)))})`.execute(db);
   return staged;
 }
 

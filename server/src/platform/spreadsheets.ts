@@ -38,9 +38,19 @@ export async function sendWorkbook(
     ...(c.type === 'money' ? { style: { numFmt: '#,##0.00' } } : {}),
   }));
   sheet.getRow(1).font = { bold: true };
+  // One style object per column, shared by its cells: exceljs remembers the style id of an object it has seen, but
+  // gives every new cell a fresh copy of its column's style, so without this each cell's style is built and looked
+  // up again (a third of an export's time).
+  const styles = columns.map((c) => (c.type === 'money' ? { numFmt: '#,##0.00' } : {}));
   try {
     await produce(async (rows) => {
-      for (const row of rows) sheet.addRow(columns.map((c) => cell(row[c.key], c.type))).commit();
+      for (const row of rows) {
+        const added = sheet.addRow(columns.map((c) => cell(row[c.key], c.type)));
+        added.eachCell({ includeEmpty: false }, (c, i) => {
+          c.style = styles[i - 1] as Partial<ExcelJS.Style>;
+        });
+        added.commit();
+      }
       // A slow client holds the next chunk back instead of letting the answer pile up in memory.
       if (out.writableNeedDrain) await drainedOrClosed(out);
       if (out.destroyed) throw new Error('The client went away during the download');

@@ -26,6 +26,7 @@ describe('the menu derived from SCREENS', () => {
       { label: 'Residual Self Serve', path: '/residualselfserve', permission: undefined },
       { label: 'ACH Returns', path: '/ach', permission: undefined },
       { label: 'Partners', path: '/partner', permission: undefined },
+      { label: 'Bonus & Clawback', path: '/bonus', permission: undefined },
       { label: 'Upload Data', path: '/uploadfiles', permission: 'upload_data' },
       { label: 'Change Password', path: '/changePassword', permission: undefined },
       { label: 'Register', path: '/register', permission: 'manage_users' },
@@ -74,6 +75,7 @@ describe('visibleMenu', () => {
       'Residual Self Serve',
       'ACH Returns',
       'Partners',
+      'Bonus & Clawback',
       'Upload Data',
       'Change Password',
       'Register',
@@ -98,6 +100,7 @@ describe('visibleMenu', () => {
       'Residual Self Serve',
       'ACH Returns',
       'Partners',
+      'Bonus & Clawback',
       'Upload Data',
       'Change Password',
     ]);
@@ -119,6 +122,7 @@ describe('visibleMenu', () => {
         'Residual Self Serve',
         'ACH Returns',
         'Partners',
+        'Bonus & Clawback',
         'Change Password',
       ]);
     },
@@ -140,6 +144,7 @@ describe('visibleMenu', () => {
       'Residual Self Serve',
       'ACH Returns',
       'Partners',
+      'Bonus & Clawback',
       'Change Password',
     ]);
   });

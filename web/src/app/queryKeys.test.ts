@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   achKeys,
   adminKeys,
+  bonusKeys,
   financialKeys,
   jobKeys,
   partnerKeys,
@@ -82,6 +83,23 @@ const areas = {
       achKeys.savedNames(),
     ],
   ],
+  bonus: [
+    bonusKeys,
+    [
+      bonusKeys.rows(),
+      bonusKeys.bonuses('W', '2026-11-19'),
+      bonusKeys.extra('2026-10-01'),
+      bonusKeys.clawbacks('2026-11-20'),
+      bonusKeys.matches(['7410001']),
+      bonusKeys.activation(),
+      bonusKeys.specs(),
+      bonusKeys.spec('include', { profile: 'PL', period: 'W' }),
+      bonusKeys.isoList(),
+      bonusKeys.windows(),
+      bonusKeys.equipmentList(),
+      bonusKeys.logs(),
+    ],
+  ],
 } as const;
 
 const startsWith = (key: readonly unknown[], prefix: readonly unknown[]) =>
@@ -103,6 +121,12 @@ describe('query key factories', () => {
           expect(startsWith(key, factory.all), `${name} ⊃ ${JSON.stringify(key)}`).toBe(false);
       }
     }
+  });
+
+  it('keeps a mark’s invalidation of the rows away from the specifications and the log', () => {
+    for (const key of [bonusKeys.specs(), bonusKeys.logs(), bonusKeys.windows()])
+      expect(startsWith(key, bonusKeys.rows())).toBe(false);
+    expect(startsWith(bonusKeys.clawbacks('2026-11-20'), bonusKeys.rows())).toBe(true);
   });
 
   it('keeps different bodies apart and equal bodies together', () => {

@@ -109,3 +109,25 @@ export const biKeys = {
   income: (body: object) => [...biKeys.all, 'income', body] as const,
   mcc: (groupIDs: readonly string[]) => [...biKeys.all, 'mcc', groupIDs] as const,
 };
+
+/**
+ * Bonus & Clawback: a window's bonuses, extra bonuses and clawbacks, a row's matches, activation, the
+ * specifications and the activity log. A mark or a note invalidates the rows; a specification change its
+ * lists and the log.
+ */
+export const bonusKeys = {
+  all: ['bonus'] as const,
+  rows: () => [...bonusKeys.all, 'rows'] as const,
+  bonuses: (bonusType: string, date: string) =>
+    [...bonusKeys.rows(), 'bonuses', { bonusType, date }] as const,
+  extra: (date: string) => [...bonusKeys.rows(), 'extra', { date }] as const,
+  clawbacks: (date: string) => [...bonusKeys.rows(), 'clawbacks', { date }] as const,
+  matches: (mids: readonly string[]) => [...bonusKeys.rows(), 'matches', { mids }] as const,
+  activation: () => [...bonusKeys.rows(), 'activation'] as const,
+  specs: () => [...bonusKeys.all, 'specs'] as const,
+  spec: (list: string, body: object = {}) => [...bonusKeys.specs(), list, body] as const,
+  isoList: () => [...bonusKeys.all, 'isoList'] as const,
+  windows: () => [...bonusKeys.all, 'windows'] as const,
+  equipmentList: () => [...bonusKeys.all, 'equipmentList'] as const,
+  logs: () => [...bonusKeys.all, 'logs'] as const,
+};

@@ -6,6 +6,7 @@ import {
   IconChartPie,
   IconClockPlay,
   IconCloudUpload,
+  IconCoin,
   IconFileExport,
   IconFileSpreadsheet,
   IconKey,
@@ -114,6 +115,14 @@ export const SCREENS: readonly Screen[] = [
     access: 'protected',
     menu: { label: 'ACH Returns', icon: IconReceiptRefund, order: 72 },
     component: lazy(() => import('../screens/ach/AchScreen')),
+  },
+  {
+    // Everyone signed in reads bonuses (partner staff their ISO's only, by the server); marking rows and editing
+    // specifications need bonus_edit, which the screen and the /api/bonus calls check.
+    path: '/bonus',
+    access: 'protected',
+    menu: { label: 'Bonus & Clawback', icon: IconCoin, order: 78 },
+    component: lazy(() => import('../screens/bonus/BonusScreen')),
   },
   {
     path: '/partner',

@@ -293,16 +293,25 @@ export async function returnRatesPanel(db: Db, level: ReturnRateLevel, limit: nu
     .select(sql<string>`max(as_of)::text`.as('as_of'))
     .executeTakeFirst();
   const window = returnRateWindow(asOf?.as_of ?? new Date().toISOString().slice(0, 10));
-  const counts =
+  const ranked =
     level === 'merchant'
-      ? sql`(select w.merchant_id::text as key, m.mid, m.dba, p.account_name as iso, w.entries, w.returns,
-                    w.unauthorized, w.administrative
-             from ach_rate_window w join merchants m on m.id = w.merchant_id join partners p on p.id = w.partner_id)`
-      : sql`(select w.partner_id::text as key, null::text as mid, null::text as dba, p.account_name as iso,
-                    sum(w.entries)::int as entries, sum(w.returns)::int as returns,
-                    sum(w.unauthorized)::int as unauthorized, sum(w.administrative)::int as administrative
-             from ach_rate_window w join partners p on p.id = w.partner_id
-             group by w.partner_id, p.account_name)`;
+      ? // Each merchant's rank is kept on its rollup row (migration 2026_11_23_0006): the first rows come off an index.
+        sql`select w.merchant_id::text as key, m.mid, m.dba, p.account_name as iso, w.entries, w.returns,
+                   w.unauthorized, w.administrative
+            from ach_rate_window w join merchants m on m.id = w.merchant_id join partners p on p.id = w.partner_id
+            where w.entries > 0 or w.returns > 0
+            order by w.over desc, w.severity desc, w.overall desc, w.merchant_id
+            limit ${limit}`
+      : sql`select key, mid, dba, iso, entries, returns, unauthorized, administrative from (
+              select w.partner_id::text as key, null::text as mid, null::text as dba, p.account_name as iso,
+                     sum(w.entries)::int as entries, sum(w.returns)::int as returns,
+                     sum(w.unauthorized)::int as unauthorized, sum(w.administrative)::int as administrative
+              from ach_rate_window w join partners p on p.id = w.partner_id
+              group by w.partner_id, p.account_name) c
+            where entries > 0 or returns > 0
+            order by ${overAny} desc, ${severity} desc,
+                     case when entries > 0 then returns::float8 / entries else 0 end desc, iso, key
+            limit ${limit}`;
   const { rows } = await sql<{
     key: string;
     mid: string | null;
@@ -312,14 +321,17 @@ export async function returnRatesPanel(db: Db, level: ReturnRateLevel, limit: nu
     returns: number;
     unauthorized: number;
     administrative: number;
-  }>`select key, mid, dba, iso, entries, returns, unauthorized, administrative from ${counts} c
-     where entries > 0 or returns > 0
-     order by ${overAny} desc, ${severity} desc,
-              case when entries > 0 then returns::float8 / entries else 0 end desc, iso, mid nulls first, key
-     limit ${limit}`.execute(db);
-  const summary = await sql<{ over: number; total: number }>`select
-      count(*) filter (where ${overAny})::int as over, count(*)::int as total
-    from ${counts} c where entries > 0 or returns > 0`.execute(db);
+  }>`${ranked}`.execute(db);
+  const summary =
+    level === 'merchant'
+      ? await sql<{ over: number; total: number }>`select count(*) filter (where over)::int as over,
+          count(*)::int as total from ach_rate_window where entries > 0 or returns > 0`.execute(db)
+      : await sql<{ over: number; total: number }>`select count(*) filter (where ${overAny})::int as over,
+          count(*)::int as total
+        from (select sum(entries)::int as entries, sum(returns)::int as returns,
+                     sum(unauthorized)::int as unauthorized, sum(administrative)::int as administrative
+              from ach_rate_window group by partner_id) c
+        where entries > 0 or returns > 0`.execute(db);
   return {
     from: window.from,
     to: window.to,

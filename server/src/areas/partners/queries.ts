@@ -50,6 +50,16 @@ export async function accountGroupRows(db: Db, val = ''): Promise<PartnerAccount
   return rows;
 }
 
+/** The same rows as accountGroupRows, written as JSON by PostgreSQL (GetPartners: the whole directory). */
+export async function accountGroupRowsJson(db: Db): Promise<string> {
+  const { rows } = await sql<{ json: string }>`
+    select coalesce(json_agg(r order by r.accountname, r.accountid, r.effectivedate, r.groupid), '[]')::text as json
+    from (select ${ACCOUNT_COLUMNS}, ${GROUP_COLUMNS} from partners p left join groups g on g.partner_id = p.id) r`.execute(
+    db,
+  );
+  return rows[0]?.json ?? '[]';
+}
+
 /** The search reading's rows: the partner row fields (spec §3). */
 export async function directoryRows(db: Db, val = ''): Promise<PartnerDirectoryRow[]> {
   return (await accountGroupRows(db, val)).map(

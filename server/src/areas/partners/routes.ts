@@ -8,17 +8,18 @@ import {
   type RuntimeStatus,
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
+import { cachedAnswer } from '../../platform/answerCache';
 import { audit } from '../../platform/audit';
 import { SandboxCrm } from '../../platform/crm';
 import { AppError, notFound } from '../../platform/errors';
-import { type Deps, route } from '../../platform/http';
+import { type Deps, jsonText, route } from '../../platform/http';
 import { stageImport } from '../../platform/imports';
 import { sendWorkbook } from '../../platform/spreadsheets';
 import { tableRoutes } from '../../platform/tableRoutes';
 import { findRun, unfinishedRun } from '../jobs/queries';
 import { addGroup, updateRevShare } from './editing';
 import {
-  accountGroupRows,
+  accountGroupRowsJson,
   directoryRows,
   lastGroupIds,
   partnerAccount,
@@ -65,7 +66,12 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: partnerEndpoints.getPartners,
     access: 'session',
     scope: 'iso',
-    handler: ({ db }) => accountGroupRows(db),
+    handler: async ({ db, user }) =>
+      jsonText(
+        await cachedAnswer(deps.db, db, 'partners', String(user.isoId ?? 'staff'), () =>
+          accountGroupRowsJson(db),
+        ),
+      ),
   });
 
   route(app, deps, {

@@ -29,6 +29,9 @@ import * as partners from './2026_11_22_0010_partners';
 import * as applicationsPartnerApproved from './2026_11_22_0020_applications_partner_approved';
 import * as processing from './2026_11_22_0030_processing';
 import * as achReturns from './2026_11_22_0040_ach_returns';
+import * as answerVersions from './2026_11_23_0005_answer_versions';
+import * as achRateRanking from './2026_11_23_0006_ach_rate_ranking';
+import * as bonus from './2026_11_23_0030_bonus';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +65,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0020_applications_partner_approved': applicationsPartnerApproved,
   '2026_11_22_0030_processing': processing,
   '2026_11_22_0040_ach_returns': achReturns,
+  '2026_11_23_0005_answer_versions': answerVersions,
+  '2026_11_23_0006_ach_rate_ranking': achRateRanking,
+  '2026_11_23_0030_bonus': bonus,
 };

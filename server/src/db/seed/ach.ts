@@ -168,6 +168,8 @@ export async function generateAch(
     from merchants m join partners p on p.id = m.partner_id
     where m.activated_on is not null and m.activated_on < date '${today}'`)
     .execute(db);
+  // Temporary tables have no statistics until analysed; with them the joins below are planned on real row counts.
+  await sql`analyze ach_seed_m`.execute(db);
 
   // Each business day's debits in the entries window, by kind.
   const d = md5Of(seed, "'achd'", 's.merchant_id::text', 'd::date::text');
@@ -193,6 +195,7 @@ export async function generateAch(
       where extract(dow from d) between 1 and 5 and h.day is null
     ) x where cardinality(kinds) > 0`)
     .execute(db);
+  await sql`analyze ach_seed_days`.execute(db);
   await sql`insert into ach_debit_entries (merchant_id, partner_id, day, entries)
     select merchant_id, partner_id, day, cardinality(kinds) from ach_seed_days`.execute(db);
   log('  ACH debit entries');
@@ -218,6 +221,7 @@ export async function generateAch(
         * s.p_entry + ${uniform(a, 1)})::int) n
     where o.last >= o.first`)
     .execute(db);
+  await sql`analyze ach_seed_events`.execute(db);
 
   const h = md5Of(seed, "'achr'", 'v.merchant_id::text', 'v.day::text', 'v.n::text');
   const g = md5Of(seed, "'achs'", 'v.merchant_id::text', 'v.day::text', 'v.n::text');

@@ -2,6 +2,7 @@ import { loadConfig } from '../../config';
 import { connect } from '../connect';
 import { migrateToLatest } from '../migrate';
 import { seedAchIfMissing } from './ach';
+import { seedBonusIfMissing } from './bonus';
 import { isEmpty, seedDemo } from './index';
 
 /**
@@ -19,6 +20,8 @@ if (await isEmpty(db)) {
 } else {
   // A demo database seeded before a newer area's tables existed gets that area's rows.
   const ach = await seedAchIfMissing(db, (l) => console.log(l));
+  const bonus = await seedBonusIfMissing(db, (l) => console.log(l));
+  if (bonus) console.log(`Added ${bonus.runs} bonus runs.`);
   console.log(
     ach
       ? `The database already had data; added ${ach.returns} ACH returns and ${ach.entries} ACH debit entry days.`

@@ -5,6 +5,7 @@ import { rebuildAll } from '../derived';
 import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
+import { generateBonus, seedBonusMerchantFacts } from './bonus';
 import { demoPartners } from './partners';
 import { Random, WeightedTable } from './random';
 import {
@@ -320,9 +321,11 @@ export async function generateMerchantData(
 
     await insertAll(trx, 'schedule_a', scheduleA(random, partners));
     await goalsAndBudgets(trx, now);
+    await seedBonusMerchantFacts(trx);
     await rebuildAll(trx);
     log('  rollups and Self Serve rows');
     await generateAch(trx, { seed, today, log });
+    await generateBonus(trx, { today, log });
 
     // The marker of a demo database (see live.ts).
     await trx

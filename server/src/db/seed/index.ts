@@ -19,8 +19,8 @@ export const DEMO_USERS: readonly DemoUser[] = [
   {
     email: 'sales.admin@paydesk.local',
     department: 'sales_admin',
-    capabilities: ['bi', 'leads', 'partners_edit'],
-    note: 'imports, partner editing, BI, leads',
+    capabilities: ['bi', 'leads', 'partners_edit', 'bonus_edit'],
+    note: 'imports, partner editing, bonus editing, BI, leads',
   },
   {
     email: 'finance.admin@paydesk.local',

@@ -5,6 +5,7 @@ import type { Db } from '../connect';
 import { refreshDerived, type SourceChange } from '../derived';
 import type { ApplicationsTable } from '../schema';
 import { generateAdjustments, generateIncome, generateResiduals, insertDailyActivity } from './activity';
+import { assignMerchantFacts } from './bonus';
 import {
   DAY,
   type DrawContext,
@@ -492,6 +493,7 @@ async function approve(db: Db, a: PlannedApproval): Promise<number> {
     .values(a.draw.merchant)
     .returning('id')
     .executeTakeFirstOrThrow();
+  await assignMerchantFacts(db, id);
   const isoDate = (n: number | null) => (n === null ? null : isoDay(n));
   await db
     .insertInto('demo_merchant_params')

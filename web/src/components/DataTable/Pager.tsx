@@ -1,5 +1,5 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 
 interface PagerProps {
   page: number;
@@ -12,6 +12,8 @@ interface PagerProps {
   onPageSize: (size: number) => void;
   /** Shown before the count, e.g. an Export button. */
   start?: ReactNode;
+  /** How a page size reads in the choice ("All" for the size larger than any list); its number otherwise. */
+  sizeLabel?: (size: number) => string;
 }
 
 const CONTROL_LABELS = {
@@ -21,7 +23,19 @@ const CONTROL_LABELS = {
   last: 'Last page',
 };
 
-export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSize, start }: PagerProps) {
+export function Pager({
+  page,
+  pageSize,
+  pageSizes,
+  total,
+  noun,
+  onPage,
+  onPageSize,
+  start,
+  sizeLabel = String,
+}: PagerProps) {
+  // Unique per pager: a screen may show several tables, each with its own page size.
+  const sizeId = useId();
   const count = total ?? 0;
   const pages = Math.max(1, Math.ceil(count / pageSize));
   const first = count === 0 ? 0 : (page - 1) * pageSize + 1;
@@ -46,14 +60,14 @@ export function Pager({ page, pageSize, pageSizes, total, noun, onPage, onPageSi
       </Group>
       <Group gap="md">
         <Group gap={6}>
-          <Text fz="sm" c="dimmed" component="label" htmlFor="table-page-size">
+          <Text fz="sm" c="dimmed" component="label" htmlFor={sizeId}>
             Rows per page
           </Text>
           <Select
-            id="table-page-size"
+            id={sizeId}
             size="xs"
             w={84}
-            data={pageSizes.map(String)}
+            data={pageSizes.map((size) => ({ value: String(size), label: sizeLabel(size) }))}
             value={String(pageSize)}
             onChange={(value) => value && onPageSize(Number(value))}
             allowDeselect={false}

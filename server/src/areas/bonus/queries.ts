@@ -1,0 +1,201 @@
+import {
+  activation,
+  addDays,
+  BONUS_DEFAULTS,
+  type BonusActivationRow,
+  type BonusMatch,
+  type BonusRow,
+  type BonusWindow,
+  type ClawbackRow,
+  type ExtraBonusRow,
+  type Money,
+  money,
+  normalizeGroupIds,
+  parseMoney,
+  toDecimalString,
+} from '@paydesk/domain';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect';
+
+/**
+ * The bonus module's reads. Every query runs in the request's scope, so an ISO-bound user's rows are their
+ * ISO's only (row-level security on bonus_rows, clawback_rows and merchants).
+ */
+
+/** A bonus row's columns (spec §3), from bonus_rows b joined to merchants m and partners p. */
+const bonusColumns = sql`b.id, b.mid, m.dba as dba_name, p.account_name as iso_name, m.group_id, m.rm, m.sales_rep,
+  m.profile as merchant_profile, m.opened_on::text as open_date, m.closed_on::text as close_date,
+  b.bonus_date::text as bonus_date, b.bonus_type, b.bonus_amount::text as bonus_amount, b.do_not_pay, b.note,
+  b.worked_datetime, b.worked_by, m.ownership_type, m.equipment_model, b.period, b.window_start::text as window_start,
+  b.window_end::text as window_end, b.explanation,
+  (select count(*) from bonus_rows e where e.address_key = b.address_key and e.bonus_date < b.bonus_date
+     and e.mid <> b.mid and e.period in ('W', 'M'))::int as match_count`;
+
+type BonusBase = Omit<BonusRow, 'volume' | 'last_deposit_date' | 'volume_threshold_date'>;
+
+/**
+ * The rows of one window. Volume figures of a bonus row are its merchant's up to the bonus date, read as the runs
+ * read them: the daily rows, and where the merchant's history reaches back before the daily rows kept,
+ * bonus_daily_volume (a month's volume spread over its days where that month's daily rows are gone), so a row of
+ * an old window shows the volume its run saw, not 0. A recent window's merchants are new and take the first way.
+ */
+export async function bonusRows(db: Db, window: BonusWindow): Promise<BonusRow[]> {
+  const { rows } = await sql<BonusBase & { volume: string; last_deposit_date: string | null }>`
+    with kept as (select min(day) as first_day from merchant_daily)
+    select ${bonusColumns},
+      coalesce(case when m.opened_on >= kept.first_day
+        then (select sum(d.volume) from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date)
+        else (select sum(v.volume) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v) end,
+        0)::numeric(14, 2)::text as volume,
+      (case when m.opened_on >= kept.first_day
+        then (select max(d.day) from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date
+              and d.volume > 0)
+        else (select max(v.day) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v
+              where v.volume > 0) end)::text as last_deposit_date,
+      b.activated_on::text as volume_threshold_date
+    from bonus_rows b join merchants m on m.id = b.merchant_id join partners p on p.id = m.partner_id
+    cross join kept
+    where b.period = ${window.kind} and b.window_start = ${window.start}::date
+    order by b.mid, b.id`.execute(db);
+  return rows as BonusRow[];
+}
+
+/** The extra bonus rows of a month, with whether the merchant's regular bonus is paid (spec §2.3). */
+export async function extraBonusRows(db: Db, window: BonusWindow): Promise<ExtraBonusRow[]> {
+  const rows = await bonusRows(db, window);
+  if (rows.length === 0) return [];
+  const regular = await db
+    .selectFrom('bonus_rows')
+    .select(['mid', 'do_not_pay'])
+    .where('period', 'in', ['W', 'M'])
+    .where(
+      'mid',
+      'in',
+      rows.map((r) => r.mid),
+    )
+    .execute();
+  const doNotPay = new Map(regular.map((r) => [r.mid, r.do_not_pay]));
+  return rows.map((r) => ({
+    ...r,
+    extra_bonus: r.bonus_amount,
+    reg_bonus_paid: doNotPay.get(r.mid) === true ? 'No' : r.bonus_type === 'EPD' ? 'Yes' : 'No',
+  }));
+}
+
+/** The clawbacks of one run date, with the bonus each claws back. */
+export async function clawbackRows(db: Db, runDate: string): Promise<ClawbackRow[]> {
+  const { rows } = await sql<ClawbackRow>`
+    select ${bonusColumns}, c.total_volume::text as volume, c.last_deposit_date::text as last_deposit_date,
+      c.volume_threshold_date::text as volume_threshold_date, c.run_date::text as clawback_date,
+      c.reason_text as clawback_reason, c.flag as clawback_flag, c.do_not_clawback,
+      case when b.do_not_pay then 'No' else 'Yes' end as paid, c.amount::text as clawback_amount,
+      b.explanation || ' — clawback: ' || c.explanation as explanation
+    from clawback_rows c join bonus_rows b on b.id = c.bonus_id join merchants m on m.id = c.merchant_id
+      join partners p on p.id = m.partner_id
+    where c.run_date = ${runDate}::date
+    order by b.mid`.execute(db);
+  return rows;
+}
+
+/** Earlier bonused merchants at the same address as each given MID's bonus. */
+export async function matchesByMid(db: Db, mids: string[]): Promise<(BonusMatch & { for_mid: string })[]> {
+  const { rows } = await sql<BonusMatch & { for_mid: string }>`
+    select b.mid as for_mid, e.mid, m.dba as dba_name, p.account_name as iso_name, m.address, m.city, m.state,
+      m.zip as zipcode, e.bonus_date::text as bonus_date,
+      (case when exists (select 1 from clawback_rows c where c.mid = e.mid and not c.do_not_clawback)
+        then 1 else 0 end)::int as clawed_back
+    from bonus_rows b
+    join bonus_rows e on e.address_key = b.address_key and e.bonus_date < b.bonus_date and e.mid <> b.mid
+      and e.period in ('W', 'M')
+    join merchants m on m.id = e.merchant_id join partners p on p.id = m.partner_id
+    where b.mid = any(${mids}::text[]) and b.period in ('W', 'M')
+    order by b.mid, e.bonus_date, e.mid`.execute(db);
+  return rows;
+}
+
+/** Every bonused merchant with matches, the matching MIDs as a comma list. */
+export async function allMatches(db: Db) {
+  const { rows } = await sql<{ mid: string; bonus_date: string; matches: string }>`
+    select b.mid, b.bonus_date::text as bonus_date, string_agg(e.mid, ',' order by e.bonus_date, e.mid) as matches
+    from bonus_rows b
+    join bonus_rows e on e.address_key = b.address_key and e.bonus_date < b.bonus_date and e.mid <> b.mid
+      and e.period in ('W', 'M')
+    where b.period in ('W', 'M')
+    group by b.mid, b.bonus_date
+    order by b.bonus_date desc, b.mid`.execute(db);
+  return rows;
+}
+
+/** How many days an Activation tab shows merchants after their approval once they are past their volume days. */
+const ACTIVATION_LOOKBACK_DAYS = 30;
+
+/**
+ * The Activation tab: merchants approved within their volume days (plus 30 days, to show who expired) before
+ * `today`, with the activation spec of their group (else the defaults, 30 days and $250).
+ */
+export async function activationRows(db: Db, today: string): Promise<BonusActivationRow[]> {
+  const specs = await db.selectFrom('activation_specs').selectAll().execute();
+  const byGroup = new Map<string, { days: number; threshold: Money }>();
+  for (const s of specs)
+    for (const g of normalizeGroupIds(s.group_id))
+      byGroup.set(g, { days: s.volume_days, threshold: parseMoney(s.volume_threshold) });
+  const longest = Math.max(BONUS_DEFAULTS.volumeDays, ...specs.map((s) => s.volume_days));
+  const from = addDays(today, -(longest + ACTIVATION_LOOKBACK_DAYS));
+  const merchants = await sql<{
+    id: number;
+    mid: string;
+    dba_name: string;
+    iso_name: string;
+    group_id: string;
+    rm: string | null;
+    sales_rep: string | null;
+    merchant_profile: string;
+    open_date: string;
+    approved_on: string;
+  }>`select m.id, m.mid, m.dba as dba_name, p.account_name as iso_name, m.group_id, m.rm, m.sales_rep,
+      m.profile as merchant_profile, m.opened_on::text as open_date, m.approved_on::text as approved_on
+    from merchants m join partners p on p.id = m.partner_id
+    where m.approved_on between ${from}::date and ${today}::date
+    order by m.approved_on desc, m.mid`.execute(db);
+  const ids = merchants.rows.map((m) => m.id);
+  const { rows: daily } =
+    ids.length === 0
+      ? { rows: [] }
+      : await sql<{ merchant_id: number; day: string; volume: string }>`
+          select merchant_id, day::text as day, volume::text as volume
+          from bonus_daily_volume(${ids}::int[], ${from}::date, ${today}::date)
+          order by merchant_id, day`.execute(db);
+  const volumes = new Map<number, { day: string; volume: Money }[]>();
+  for (const d of daily) {
+    const list = volumes.get(d.merchant_id) ?? [];
+    list.push({ day: d.day, volume: parseMoney(d.volume) });
+    volumes.set(d.merchant_id, list);
+  }
+  const defaults = {
+    days: BONUS_DEFAULTS.volumeDays,
+    threshold: money(BONUS_DEFAULTS.volumeThreshold * 100),
+  };
+  return merchants.rows.flatMap((m) => {
+    const spec = byGroup.get(m.group_id) ?? defaults;
+    const act = activation(
+      { approvedOn: m.approved_on, volumes: volumes.get(m.id) ?? [] },
+      spec.days,
+      spec.threshold,
+      today,
+    );
+    if (!act.day && addDays(act.deadline, ACTIVATION_LOOKBACK_DAYS) < today) return [];
+    const remaining = Math.max(0, Math.round((Date.parse(act.deadline) - Date.parse(today)) / 86_400_000));
+    const { id: _id, approved_on: _approved, ...rest } = m;
+    return [
+      {
+        ...rest,
+        volume_threshold: toDecimalString(spec.threshold),
+        volume: toDecimalString(act.volume),
+        volume_days: spec.days,
+        days: act.day ? 0 : remaining,
+        activation_status: act.day ? 'Activated' : act.deadline < today ? 'Expired' : 'Pending',
+        activated_on: act.day,
+      } as const,
+    ];
+  });
+}

@@ -1,0 +1,651 @@
+import {
+  type BonusActivationRow,
+  type BonusRow,
+  bonusPaths,
+  type ClawbackRow,
+  type ExtraBonusRow,
+  sum as moneySum,
+  monthlyWindow,
+  parseMoney,
+  toDecimalString,
+} from '@paydesk/domain';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bonusRunJob } from '../src/areas/bonus/jobs';
+import { runWindow } from '../src/areas/bonus/run';
+import { Client, startTestJobs, type TestApp, testApp } from './helpers';
+
+/**
+ * The bonus module through the API. Expected figures come from the raw rows (merchants, partners, groups) with
+ * plain SQL and the rules as docs/bonus.md words them, not from the engine.
+ */
+
+let t: TestApp;
+const clients = new Map<string, Client>();
+async function as(email: string) {
+  let c = clients.get(email);
+  if (!c) {
+    c = new Client(t.app);
+    await c.signin(email);
+    clients.set(email, c);
+  }
+  return c;
+}
+const ADMIN = 'admin@paydesk.local';
+const EDITOR = 'sales.admin@paydesk.local';
+const SALES = 'sales@paydesk.local';
+const PARTNER = 'partner@summitpayments.example';
+const SUMMIT = 'Summit Payment Group';
+
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A monthly window that has rows in the seeded data (the most recent one with at least 3). */
+async function busyMonthlyWindow() {
+  const { rows } = await sql<{
+    window_start: string;
+  }>`select window_start::text as window_start from bonus_rows
+    where period = 'M' group by window_start having count(*) >= 3 order by window_start desc limit 1`.execute(
+    t.db,
+  );
+  const start = rows[0]?.window_start;
+  if (!start) throw new Error('the seed made no monthly bonuses');
+  return monthlyWindow(start) as NonNullable<ReturnType<typeof monthlyWindow>>;
+}
+
+describe('seeded data', () => {
+  it('has specs, rows of every kind, and the default clawback row', async () => {
+    const { rows } = await sql<{ kind: string; n: number }>`
+      select period as kind, count(*)::int as n from bonus_rows group by period
+      union all select 'CB', count(*)::int from clawback_rows`.execute(t.db);
+    const n = Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+    expect(n.M).toBeGreaterThan(0);
+    expect(n.W).toBeGreaterThan(0);
+    expect(n.CB).toBeGreaterThan(0);
+    const list = await (await as(ADMIN)).get(bonusPaths.getClawbackList);
+    expect(list.statusCode).toBe(200);
+    expect(list.json()[0]).toMatchObject({ iso_name: null, group_id: '' });
+  });
+});
+
+describe('GetBonus', () => {
+  it('answers the window with the figures the raw rows give', async () => {
+    const w = await busyMonthlyWindow();
+    const res = await (await as(ADMIN)).post(bonusPaths.getBonus, {
+      bonusType: 'M',
+      date: `${w.end.slice(0, 7)}-01`,
+    });
+    expect(res.statusCode).toBe(200);
+    const got = res.json() as BonusRow[];
+    const { rows: raw } = await sql<{
+      mid: string;
+      amount: string;
+      approved_on: string;
+      profile: string;
+      iso: string;
+    }>`
+      select b.mid, b.bonus_amount::text as amount, m.approved_on::text as approved_on, m.profile, p.account_name as iso
+      from bonus_rows b join merchants m on m.id = b.merchant_id join partners p on p.id = m.partner_id
+      where b.period = 'M' and b.window_start = ${w.start}::date order by b.mid`.execute(t.db);
+    expect(got.map((r) => [r.mid, r.bonus_amount, r.iso_name])).toEqual(
+      raw.map((r) => [r.mid, r.amount, r.iso]),
+    );
+    for (const r of got) {
+      expect(r.explanation.length).toBeGreaterThan(10);
+      expect(['PayLo', 'Traditional']).toContain(r.merchant_profile);
+    }
+    // Approval bonuses: approved within the window (docs/bonus.md).
+    for (const r of raw.filter((x) => got.find((g) => g.mid === x.mid)?.bonus_type === 'Approval'))
+      expect(r.approved_on >= w.start && r.approved_on <= w.end).toBe(true);
+  });
+
+  it('pays the PayLo default on approval: $100 plus the general equipment amount, for merchants no named spec or exclusion takes', async () => {
+    const w = await busyMonthlyWindow();
+    const { rows } = await sql<{ mid: string; expected: string }>`
+      select m.mid, (100 + coalesce(e.amount, 0))::numeric(12, 2)::text as expected
+      from merchants m
+      left join bonus_equipment e on e.model = m.equipment_model
+      where m.profile = 'PayLo' and m.approved_on between ${w.start}::date and ${w.end}::date
+        and not exists (select 1 from bonus_specs s where s.profile = 'PL' and s.iso_name is not null
+          and m.group_id = any(string_to_array(s.group_id, ',')))
+        and not exists (select 1 from bonus_excludes x where x.profile = 'PL' and x.period = 'M'
+          and m.group_id = any(string_to_array(x.group_id, ',')))
+        and not exists (select 1 from exclusive_equipment xe where xe.model = m.equipment_model
+          and m.group_id = any(string_to_array(xe.group_id, ',')))
+        and not exists (select 1 from bonus_rows o where o.mid = m.mid and o.period in ('W', 'M')
+          and o.window_start <> ${w.start}::date)
+      order by m.mid`.execute(t.db);
+    const got = (
+      (
+        await (await as(ADMIN)).post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })
+      ).json() as BonusRow[]
+    )
+      .filter((r) => r.merchant_profile === 'PayLo' && r.explanation.startsWith('default spec'))
+      .map((r) => [r.mid, r.bonus_amount]);
+    expect(got).toEqual(rows.map((r) => [r.mid, r.expected]));
+  });
+
+  it('shows the volume a row of an old window had, where only monthly figures are kept', async () => {
+    // The oldest monthly window with merchants that processed, from before the daily rows kept.
+    const { rows: old } = await sql<{ window_start: string }>`
+      select b.window_start::text as window_start from bonus_rows b
+      where b.period = 'M' and b.bonus_date < (select min(day) from merchant_daily)
+        and exists (select 1 from merchant_monthly mm where mm.merchant_id = b.merchant_id and mm.volume > 0
+                    and mm.month <= b.bonus_date)
+      group by b.window_start order by b.window_start limit 1`.execute(t.db);
+    const start = old[0]?.window_start;
+    expect(start).toBeDefined();
+    const w = monthlyWindow(start as string) as NonNullable<ReturnType<typeof monthlyWindow>>;
+    const got = (
+      (
+        await (await as(ADMIN)).post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })
+      ).json() as BonusRow[]
+    ).filter((r) => r.window_start === w.start);
+    expect(got.length).toBeGreaterThan(0);
+    // Bounds from the monthly rows alone: the whole months before the bonus date's month at least, and at most
+    // those plus the whole of that month (spread over its days, a part of it counts).
+    const { rows: bounds } = await sql<{ mid: string; low: string; high: string }>`
+      select m.mid,
+        coalesce(sum(mm.volume) filter (where mm.month < date_trunc('month', b.bonus_date)), 0)::text as low,
+        coalesce(sum(mm.volume), 0)::text as high
+      from bonus_rows b join merchants m on m.id = b.merchant_id
+      left join merchant_monthly mm on mm.merchant_id = b.merchant_id and mm.month <= b.bonus_date
+      where b.period = 'M' and b.window_start = ${w.start}::date
+      group by m.mid`.execute(t.db);
+    const byMid = new Map(bounds.map((b) => [b.mid, b]));
+    let total = 0;
+    for (const r of got) {
+      const b = byMid.get(r.mid);
+      const volume = Number(r.volume);
+      total += volume;
+      expect(volume).toBeGreaterThanOrEqual(Number(b?.low) - 0.5);
+      expect(volume).toBeLessThanOrEqual(Number(b?.high) + 0.5);
+    }
+    expect(total).toBeGreaterThan(0);
+  });
+
+  it('refuses bad input with a 400 and a message', async () => {
+    const c = await as(ADMIN);
+    for (const body of [
+      { bonusType: 'X', date: '2024-01-01' },
+      { bonusType: 'M', date: '2024-02-30' },
+      { bonusType: 'M', date: '2021-01-01' },
+      { bonusType: 'W' },
+    ]) {
+      const res = await c.post(bonusPaths.getBonus, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toBeTruthy();
+    }
+  });
+
+  it('an ISO-bound user sees their ISO’s rows only and cannot mark or edit', async () => {
+    const w = await busyMonthlyWindow();
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from bonus_rows b join partners p on p.id = b.partner_id
+      where b.period = 'M' and b.window_start = ${w.start}::date and p.account_name = ${SUMMIT}`.execute(
+      t.db,
+    );
+    const partner = await as(PARTNER);
+    const got = (
+      await partner.post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })
+    ).json() as BonusRow[];
+    expect(got.length).toBe(rows[0]?.n);
+    expect(got.every((r) => r.iso_name === SUMMIT)).toBe(true);
+    const anyRow = await t.db.selectFrom('bonus_rows').select('id').limit(1).executeTakeFirstOrThrow();
+    expect((await partner.post(bonusPaths.updateDoNotPay, { id: anyRow.id, do_not_pay: 1 })).statusCode).toBe(
+      403,
+    );
+    expect((await partner.get(bonusPaths.getClawbackList)).statusCode).toBe(403);
+    expect((await partner.post(bonusPaths.getActivityLog, { log_type: 'BNS' })).statusCode).toBe(403);
+  });
+});
+
+describe('marks and idempotent reruns', () => {
+  it('needs bonus_edit; a rerun keeps do-not-pay and notes, never duplicates, and replaces only unworked rows', async () => {
+    const w = await busyMonthlyWindow();
+    const rowsBefore = await t.db
+      .selectFrom('bonus_rows')
+      .selectAll()
+      .where('period', '=', 'M')
+      .where('window_start', '=', w.start)
+      .orderBy('id')
+      .execute();
+    const [first, second] = rowsBefore;
+    if (!first || !second) throw new Error('need two rows');
+    expect(
+      (await (await as(SALES)).post(bonusPaths.updateDoNotPay, { id: first.id, do_not_pay: 1 })).statusCode,
+    ).toBe(403);
+    const editor = await as(EDITOR);
+    expect(
+      (await editor.post(bonusPaths.updateDoNotPay, { id: first.id, do_not_pay: 1 })).json(),
+    ).toMatchObject({ success: true });
+    expect(
+      (await editor.post(bonusPaths.updateNote, { id: second.id, note: 'Checked with the ISO' })).json(),
+    ).toMatchObject({ success: true });
+    expect((await editor.post(bonusPaths.updateNote, { id: 2_000_000_000, note: 'x' })).statusCode).toBe(404);
+
+    await runWindow(t.db, w, null);
+    await runWindow(t.db, w, null);
+    const after = await t.db
+      .selectFrom('bonus_rows')
+      .selectAll()
+      .where('period', '=', 'M')
+      .where('window_start', '=', w.start)
+      .orderBy('mid')
+      .execute();
+    expect(after.map((r) => r.mid)).toEqual(
+      [...rowsBefore].sort((a, b) => a.mid.localeCompare(b.mid)).map((r) => r.mid),
+    );
+    const kept1 = after.find((r) => r.mid === first.mid);
+    const kept2 = after.find((r) => r.mid === second.mid);
+    expect(kept1).toMatchObject({ id: first.id, do_not_pay: true, worked_by: EDITOR });
+    expect(kept2).toMatchObject({ id: second.id, note: 'Checked with the ISO' });
+    // Unworked rows were replaced (new ids), with the same figures.
+    const other = after.find(
+      (r) => r.mid !== first.mid && r.mid !== second.mid && !rowsBefore.some((b) => b.id === r.id),
+    );
+    if (rowsBefore.length > 2) expect(other).toBeTruthy();
+    const sum = (rows: { bonus_amount: string }[]) =>
+      toDecimalString(moneySum(rows.map((r) => parseMoney(r.bonus_amount))));
+    expect(sum(after)).toBe(sum(rowsBefore));
+  });
+
+  it('run now queues a job for the window (manage_jobs); preview computes without saving', async () => {
+    const admin = await as(ADMIN);
+    const w = await busyMonthlyWindow();
+    const run = await admin.post(bonusPaths.run, { kind: 'M', date: w.start });
+    expect(run.statusCode).toBe(200);
+    expect(run.json().window).toMatchObject({ start: w.start, end: w.end });
+    expect((await (await as(EDITOR)).post(bonusPaths.run, { kind: 'M' })).statusCode).toBe(403);
+    const before = await sql<{ n: number }>`select count(*)::int as n from bonus_rows`.execute(t.db);
+    const preview = await admin.post(bonusPaths.preview, { kind: 'M', date: w.start });
+    expect(preview.statusCode).toBe(200);
+    const saved = await t.db
+      .selectFrom('bonus_rows')
+      .select('mid')
+      .where('period', '=', 'M')
+      .where('window_start', '=', w.start)
+      .execute();
+    // The preview of a stored window computes the same merchants, minus none (worked rows stay too).
+    expect(new Set(preview.json().bonuses.map((b: { mid: string }) => b.mid))).toEqual(
+      new Set(saved.map((r) => r.mid)),
+    );
+    expect(
+      (await sql<{ n: number }>`select count(*)::int as n from bonus_rows`.execute(t.db)).rows[0]?.n,
+    ).toBe(before.rows[0]?.n);
+  });
+});
+
+describe('the run job', () => {
+  it('run now is worked by the job queue: the window is recomputed and logged as a run by the admin', async () => {
+    const w = await busyMonthlyWindow();
+    const before = await t.db
+      .selectFrom('bonus_runs')
+      .select('ran_at')
+      .where('kind', '=', 'M')
+      .where('window_start', '=', w.start)
+      .executeTakeFirstOrThrow();
+    const res = await (await as(ADMIN)).post(bonusPaths.run, { kind: 'M', date: w.end });
+    expect(res.statusCode).toBe(200);
+    const worker = await startTestJobs(t.connected, { work: true, definitions: [bonusRunJob] });
+    try {
+      let after = before;
+      for (let i = 0; i < 60 && after.ran_at.getTime() === before.ran_at.getTime(); i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        after = await t.db
+          .selectFrom('bonus_runs')
+          .select('ran_at')
+          .where('kind', '=', 'M')
+          .where('window_start', '=', w.start)
+          .executeTakeFirstOrThrow();
+      }
+      expect(after.ran_at.getTime()).toBeGreaterThan(before.ran_at.getTime());
+    } finally {
+      await worker.stop();
+    }
+    const run = await t.db
+      .selectFrom('bonus_runs')
+      .select('ran_by')
+      .where('kind', '=', 'M')
+      .where('window_start', '=', w.start)
+      .executeTakeFirstOrThrow();
+    expect(run.ran_by).toBe(ADMIN);
+  });
+});
+
+describe('clawbacks', () => {
+  it('flags CBY when the merchant closed by the run date, CBN otherwise; do-not-clawback only on CBN', async () => {
+    const { rows } = await sql<{ run_date: string }>`select run_date::text as run_date from clawback_rows
+      group by run_date order by count(*) desc, run_date desc limit 1`.execute(t.db);
+    const runDate = rows[0]?.run_date as string;
+    const got = (
+      await (await as(ADMIN)).post(bonusPaths.getClawback, { date: runDate })
+    ).json() as ClawbackRow[];
+    expect(got.length).toBeGreaterThan(0);
+    const { rows: raw } = await sql<{
+      mid: string;
+      closed_on: string | null;
+    }>`select m.mid, m.closed_on::text as closed_on
+      from clawback_rows c join merchants m on m.id = c.merchant_id where c.run_date = ${runDate}::date`.execute(
+      t.db,
+    );
+    const closed = new Map(raw.map((r) => [r.mid, r.closed_on]));
+    for (const r of got) {
+      const c = closed.get(r.mid);
+      expect(r.clawback_flag).toBe(c !== null && c !== undefined && c <= runDate ? 'CBY' : 'CBN');
+      expect(r.clawback_date).toBe(runDate);
+    }
+    const editor = await as(EDITOR);
+    const cby = got.find((r) => r.clawback_flag === 'CBY');
+    if (cby)
+      expect(
+        (
+          await editor.post(bonusPaths.updateDoNotClawback, {
+            mid: cby.mid,
+            clawback_date: runDate,
+            do_not_clawback: 1,
+          })
+        ).json(),
+      ).toMatchObject({ success: false, addable: false });
+    const cbn = got.find((r) => r.clawback_flag === 'CBN');
+    if (cbn) {
+      expect(
+        (
+          await editor.post(bonusPaths.updateDoNotClawback, {
+            mid: cbn.mid,
+            clawback_date: runDate,
+            do_not_clawback: 1,
+          })
+        ).json(),
+      ).toMatchObject({ success: true });
+      const w = { kind: 'CB' as const, start: runDate, end: runDate, runDate };
+      await runWindow(t.db, w, null);
+      const again = (await editor.post(bonusPaths.getClawback, { date: runDate })).json() as ClawbackRow[];
+      expect(again.find((r) => r.mid === cbn.mid)?.do_not_clawback).toBe(true);
+      expect(again.map((r) => r.mid).sort()).toEqual(got.map((r) => r.mid).sort());
+    }
+  });
+
+  it('the default clawback row cannot be deleted', async () => {
+    const res = await (await as(EDITOR)).post(bonusPaths.deleteClawback, { group_id: '' });
+    expect(res.json()).toMatchObject({
+      success: false,
+      addable: false,
+      message: 'The default clawback row cannot be deleted',
+    });
+    expect(
+      (await t.db.selectFrom('clawback_specs').select('id').where('group_id', '=', '').execute()).length,
+    ).toBe(1);
+  });
+});
+
+describe('specifications', () => {
+  async function summitGroups() {
+    const { rows } = await sql<{
+      group_id: string;
+    }>`select g.group_id from groups g join partners p on p.id = g.partner_id
+      where p.account_name = ${SUMMIT} order by g.group_id`.execute(t.db);
+    return rows.map((r) => r.group_id);
+  }
+
+  it('save with force: overlapping groups warn (addable), force moves them; a foreign group is not addable', async () => {
+    const editor = await as(EDITOR);
+    const [g1, g2] = await summitGroups();
+    if (!g1 || !g2) throw new Error('Summit needs two groups');
+    const base = {
+      profile: 'TR',
+      period: 'M',
+      amount: 175,
+      iso_name: SUMMIT,
+      on_activation: 0,
+      placement_only: 0,
+    };
+    // Force first: the seed's specs may hold these groups already.
+    expect(
+      (
+        await editor.post(bonusPaths.addBonusIso, { ...base, group_id: ` ${g1} , ${g2}`, force: true })
+      ).json(),
+    ).toMatchObject({ success: true });
+    const warn = (await editor.post(bonusPaths.addBonusIso, { ...base, period: 'W', group_id: g2 })).json();
+    expect(warn).toMatchObject({ success: false, addable: true });
+    expect(warn.message).toContain(g2);
+    const forced = (
+      await editor.post(bonusPaths.addBonusIso, { ...base, period: 'W', group_id: g2, force: true })
+    ).json();
+    expect(forced).toMatchObject({ success: true });
+    const monthly = (
+      await editor.post(bonusPaths.getBonusIsoList, { profile: 'TR', period: 'M' })
+    ).json() as { group_id: string }[];
+    expect(monthly.some((s) => s.group_id === g1)).toBe(true);
+    expect(monthly.some((s) => s.group_id.split(',').includes(g2))).toBe(false);
+    const { rows: other } = await sql<{
+      group_id: string;
+    }>`select g.group_id from groups g join partners p on p.id = g.partner_id
+      where p.account_name <> ${SUMMIT} limit 1`.execute(t.db);
+    const foreign = (
+      await editor.post(bonusPaths.addBonusIso, { ...base, group_id: other[0]?.group_id, force: true })
+    ).json();
+    expect(foreign).toMatchObject({ success: false, addable: false });
+    expect((await editor.post(bonusPaths.addBonusIso, { ...base, group_id: '' })).json()).toMatchObject({
+      success: false,
+      addable: false,
+    });
+    // Placement Only forces amount 0 and pay on approval.
+    expect(
+      (
+        await editor.post(bonusPaths.addBonusIso, {
+          ...base,
+          period: 'W',
+          group_id: g2,
+          edit: g2,
+          placement_only: 1,
+          on_activation: 1,
+          amount: 90,
+        })
+      ).json(),
+    ).toMatchObject({ success: true });
+    const weekly = (await editor.post(bonusPaths.getBonusIsoList, { profile: 'TR', period: 'W' })).json() as {
+      group_id: string;
+      amount: string;
+      on_activation: boolean;
+    }[];
+    expect(weekly.find((s) => s.group_id === g2)).toMatchObject({ amount: '0.00', on_activation: false });
+    expect(
+      (await editor.post(bonusPaths.deleteBonusIso, { group_id: g2, profile: 'TR', period: 'W' })).json(),
+    ).toMatchObject({ success: true });
+    expect(
+      (await editor.post(bonusPaths.deleteBonusIso, { group_id: g2, profile: 'TR', period: 'W' })).json(),
+    ).toMatchObject({ success: false });
+  });
+
+  it('every list and change call answers, and only with bonus_edit', async () => {
+    const editor = await as(EDITOR);
+    const sales = await as(SALES);
+    const [g1] = await summitGroups();
+    for (const path of [
+      bonusPaths.getIsoList,
+      bonusPaths.getEquipmentList,
+      bonusPaths.getBonusEquipmentList,
+      bonusPaths.getExclusiveBonusEquipmentList,
+      bonusPaths.getActivationList,
+      bonusPaths.getExtraBonusIsoList,
+      bonusPaths.getActivation,
+      bonusPaths.getMatches,
+      bonusPaths.windows,
+    ])
+      expect((await sales.get(path)).statusCode, path).toBe(200);
+    const changes: [string, unknown][] = [
+      [bonusPaths.addExcludeBonusIso, { profile: 'PL', period: 'M', group_id: g1 }],
+      [bonusPaths.deleteExcludeBonusIso, { profile: 'PL', period: 'M', group_id: g1 }],
+      [
+        bonusPaths.addClawback,
+        {
+          group_id: g1,
+          closure_days: 30,
+          volume_days: 45,
+          volume_threshold: 300,
+          iso_name: SUMMIT,
+          non_processing: 1,
+          monthly_volume_threshold: 0,
+        },
+      ],
+      [bonusPaths.deleteClawback, { group_id: g1 }],
+      [bonusPaths.addActivation, { group_id: g1, volume_days: 20, volume_threshold: 100, iso_name: SUMMIT }],
+      [bonusPaths.deleteActivation, { group_id: g1 }],
+      [
+        bonusPaths.addExtraBonusIso,
+        {
+          group_id: g1,
+          extra_deals: 10,
+          extra_amount: 200,
+          extra_type: 'EPD',
+          start_date: '2025-01-01',
+          end_date: '2025-12-31',
+          enabled: 1,
+          iso_name: SUMMIT,
+        },
+      ],
+      [bonusPaths.deleteExtraBonusIso, { group_id: g1 }],
+      [bonusPaths.addBonusEquipment, { title: 'Test Pad', model: 'TP1', amount: 12.5 }],
+      [bonusPaths.deleteBonusEquipment, { title: 'Test Pad' }],
+      [
+        bonusPaths.addExclusiveEquipment,
+        { group_id: g1, title: 'Test Pad', model: 'TP1', amount: 20, iso_name: SUMMIT },
+      ],
+      [bonusPaths.deleteExclusiveEquipment, { group_id: g1 }],
+    ];
+    for (const [path, body] of changes) {
+      expect((await sales.post(path, body)).statusCode, path).toBe(403);
+      const res = await editor.post(path, body);
+      expect(res.statusCode, path).toBe(200);
+      expect(res.json(), path).toMatchObject({ success: true });
+    }
+    expect(
+      (
+        await editor.post(bonusPaths.addExtraBonusIso, {
+          group_id: g1,
+          extra_deals: 0,
+          extra_amount: 200,
+          extra_type: 'EPD',
+          start_date: '2025-01-01',
+          end_date: '2025-12-31',
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await editor.post(bonusPaths.addExtraBonusIso, {
+          group_id: g1,
+          extra_deals: 3,
+          extra_amount: 200,
+          extra_type: 'EPD',
+          start_date: '2025-12-01',
+          end_date: '2025-01-31',
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('the activity log holds runs and manual changes, newest first', async () => {
+    const log = (
+      await (
+        await as(ADMIN)
+      ).post(bonusPaths.getActivityLog, { log_type: 'BNS', row_count: 100, page_num: 0 })
+    ).json() as { date_time: string; user: string; log_description: string }[];
+    expect(log.length).toBeGreaterThan(5);
+    expect(log.some((l) => l.log_description.startsWith('Deleted the exclusive equipment'))).toBe(true);
+    expect(log.some((l) => /Monthly run for .* rows written/.test(l.log_description))).toBe(true);
+    expect([...log].sort((a, b) => b.date_time.localeCompare(a.date_time)).map((l) => l.date_time)).toEqual(
+      log.map((l) => l.date_time),
+    );
+    expect((await (await as(ADMIN)).post(bonusPaths.getActivityLog, { log_type: 'ACH' })).statusCode).toBe(
+      400,
+    );
+  });
+});
+
+describe('weekly, Monthly Extra and activation', () => {
+  it('GetBonus weekly answers the Thursday-to-Wednesday window holding the date', async () => {
+    const { rows } = await sql<{ window_start: string; n: number }>`select window_start::text as window_start,
+      count(*)::int as n from bonus_rows where period = 'W' group by 1 order by 2 desc, 1 desc limit 1`.execute(
+      t.db,
+    );
+    const start = rows[0]?.window_start as string;
+    // The Wednesday ending the window: six days after its Thursday.
+    const wednesday = new Date(Date.parse(`${start}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+    const got = (
+      await (await as(ADMIN)).post(bonusPaths.getBonus, { bonusType: 'W', date: wednesday })
+    ).json() as BonusRow[];
+    expect(got.length).toBe(rows[0]?.n);
+    expect(new Date(`${start}T00:00:00Z`).getUTCDay()).toBe(4);
+    expect(got.every((r) => r.window_start === start && r.period === 'W')).toBe(true);
+  });
+
+  it('GetExtraBonus: Reg. Bonus Paid is No when the regular bonus is do-not-pay, else Yes for Per Deal', async () => {
+    const { rows } = await sql<{
+      month: string;
+    }>`select to_char(window_start, 'YYYY-MM-DD') as month from bonus_rows
+      where period = 'ME' group by 1 order by count(*) desc, 1 desc limit 1`.execute(t.db);
+    const month = rows[0]?.month;
+    if (!month) throw new Error('the seed made no extra bonuses');
+    const got = (
+      await (await as(ADMIN)).post(bonusPaths.getExtraBonus, { date: month })
+    ).json() as ExtraBonusRow[];
+    expect(got.length).toBeGreaterThan(0);
+    const { rows: regular } = await sql<{
+      mid: string;
+      do_not_pay: boolean;
+    }>`select mid, do_not_pay from bonus_rows
+      where period in ('W', 'M') and mid = any(${got.map((r) => r.mid)}::text[])`.execute(t.db);
+    const dnp = new Map(regular.map((r) => [r.mid, r.do_not_pay]));
+    for (const r of got) {
+      expect(['EPD', 'EFR']).toContain(r.bonus_type);
+      expect(r.extra_bonus).toBe(r.bonus_amount);
+      expect(r.reg_bonus_paid).toBe(dnp.get(r.mid) ? 'No' : r.bonus_type === 'EPD' ? 'Yes' : 'No');
+      expect(r.window_start).toBe(month);
+    }
+  });
+
+  it('GetActivation: remaining days never below 0, none left once activated', async () => {
+    const got = (await (await as(ADMIN)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
+    expect(got.length).toBeGreaterThan(0);
+    for (const r of got) {
+      expect(r.days).toBeGreaterThanOrEqual(0);
+      if (r.activation_status === 'Activated') expect(r.days).toBe(0);
+      if (r.activation_status === 'Activated')
+        expect(parseMoney(r.volume) >= parseMoney(r.volume_threshold)).toBe(true);
+      else expect(parseMoney(r.volume) < parseMoney(r.volume_threshold)).toBe(true);
+    }
+    const partner = (await (await as(PARTNER)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
+    expect(partner.every((r) => r.iso_name === SUMMIT)).toBe(true);
+  });
+});
+
+describe('matches', () => {
+  it('GetMatchesByMid answers earlier bonused merchants at the same address', async () => {
+    const { rows } = await sql<{ mid: string; earlier: string }>`
+      select b.mid, e.mid as earlier from bonus_rows b join merchants m on m.id = b.merchant_id
+      join bonus_rows e on e.period in ('W', 'M') and e.bonus_date < b.bonus_date and e.mid <> b.mid
+      join merchants em on em.id = e.merchant_id
+      where b.period in ('W', 'M') and lower(m.address) = lower(em.address) and lower(m.city) = lower(em.city)
+        and m.state = em.state and left(m.zip, 5) = left(em.zip, 5)
+      order by b.mid limit 1`.execute(t.db);
+    const pair = rows[0];
+    if (!pair) throw new Error('the seed made no matches');
+    const got = (await (await as(ADMIN)).post(bonusPaths.getMatchesByMid, { mids: [pair.mid] })).json() as {
+      mid: string;
+      clawed_back: number;
+    }[];
+    expect(got.map((m) => m.mid)).toContain(pair.earlier);
+    const all = (await (await as(ADMIN)).get(bonusPaths.getMatches)).json() as {
+      mid: string;
+      matches: string;
+    }[];
+    expect(all.find((m) => m.mid === pair.mid)?.matches.split(',')).toContain(pair.earlier);
+  });
+});
