@@ -12,6 +12,7 @@ import { accountRoutes } from './areas/accounts/routes';
 import { achRoutes } from './areas/ach/routes';
 import { adminRoutes } from './areas/admin/routes';
 import { bonusRoutes } from './areas/bonus/routes';
+import { biRoutes } from './areas/bi/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
@@ -119,6 +120,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   processingRoutes(app, deps);
   achRoutes(app, deps);
   bonusRoutes(app, deps);
+  biRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

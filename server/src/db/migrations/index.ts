@@ -32,6 +32,7 @@ import * as achReturns from './2026_11_22_0040_ach_returns';
 import * as answerVersions from './2026_11_23_0005_answer_versions';
 import * as achRateRanking from './2026_11_23_0006_ach_rate_ranking';
 import * as bonus from './2026_11_23_0030_bonus';
+import * as bi from './2026_11_24_0010_bi';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0005_answer_versions': answerVersions,
   '2026_11_23_0006_ach_rate_ranking': achRateRanking,
   '2026_11_23_0030_bonus': bonus,
+  '2026_11_24_0010_bi': bi,
 };
