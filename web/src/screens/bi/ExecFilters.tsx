@@ -1,22 +1,5 @@
 import { Button, Group, Select } from '@mantine/core';
-
-export type ExecPeriod = 'last12Months' | 'last30Days';
-
-export interface ExecFilterView {
-  /** A preset window, or null while a year is chosen. */
-  period: ExecPeriod | null;
-  year: number | null;
-  /** 0 for All, else 1–12. */
-  month: number;
-  /** 'All' or an MCC code. */
-  mcc: string;
-}
-
-export type ExecFilterChange =
-  | { kind: 'period'; period: ExecPeriod }
-  | { kind: 'year'; year: number }
-  | { kind: 'month'; month: number }
-  | { kind: 'mcc'; mcc: string };
+import type { ExecFilterChange, ExecFilterView, ExecPeriod } from '@paydesk/domain';
 
 interface ExecFiltersProps {
   value: ExecFilterView;

@@ -1,12 +1,7 @@
 import { Button, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { MCC_LIST_FIRST, type MccRow, mccLabel } from '@paydesk/domain';
 import { useState } from 'react';
-import { MCC_LIST_FIRST, mccLabel, mccShares } from './biModel';
-
-export interface MccRow {
-  mcc_code: string;
-  mcc_desc: string;
-  mcc_count: number;
-}
+import { mccShares } from './biModel';
 
 /** The ISO's merchants by MCC, as shares: the first six, then Show more (spec 3 §9). */
 export function MccList({ rows }: { rows: readonly MccRow[] }) {

@@ -1,4 +1,5 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
+import { sharePercent } from '@paydesk/domain';
 
 export interface ShareBadge {
   label: string;
@@ -11,7 +12,7 @@ export function ShareBadges({ badges, approved }: { badges: readonly ShareBadge[
   return (
     <Group gap={6} wrap="wrap" data-testid="share-badges">
       {badges.map((b) => {
-        const percent = approved === 0 ? 0 : (b.count / approved) * 100;
+        const percent = sharePercent(b.count, approved);
         return (
           <Tooltip
             key={b.label}

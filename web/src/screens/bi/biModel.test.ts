@@ -1,5 +1,6 @@
+import { MCC_LABEL_MAX, mccLabel } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
-import { execFigures, MCC_LABEL_MAX, mccLabel, mccShares, trendSeries } from './biModel';
+import { execFigures, mccShares, trendSeries } from './biModel';
 
 describe('MCC labels', () => {
   it('keeps a label of up to 35 characters whole', () => {

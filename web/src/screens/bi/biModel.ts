@@ -1,18 +1,5 @@
+import type { IncomeRow, TransactionRow } from '@paydesk/domain';
 import type { ExecFigures } from './ExecCards';
-
-/** The MCC list shows this many entries before Show more (spec 3 §9). */
-export const MCC_LIST_FIRST = 6;
-
-/** An MCC label longer than this is cut (spec 3 §9); the full text is in its tooltip. */
-export const MCC_LABEL_MAX = 35;
-
-/** "5812 Eating Places, Restaurants", cut to 35 characters with an ellipsis. */
-export function mccLabel(code: string, description: string): { text: string; cut: boolean } {
-  const full = `${code} ${description}`.trim();
-  return full.length > MCC_LABEL_MAX
-    ? { text: `${full.slice(0, MCC_LABEL_MAX - 1).trimEnd()}…`, cut: true }
-    : { text: full, cut: false };
-}
 
 /** Each MCC's share of the ISO's merchants, largest first (ties by code, so the order is stable). */
 export function mccShares<R extends { mcc_code: string; mcc_count: number }>(
@@ -25,25 +12,6 @@ export function mccShares<R extends { mcc_code: string; mcc_count: number }>(
     .sort((a, b) => b.mcc_count - a.mcc_count || a.mcc_code.localeCompare(b.mcc_code));
 }
 
-// The rows of GetTransactions and isoGetIncome (spec 3 §3 field names).
-export interface TxnRow {
-  txn_date: string;
-  txn_volume: number;
-  txn_count: number;
-  chbk_volume: number;
-  chbk_count: number;
-  mid_count: number;
-  active_count: number;
-}
-export interface IncomeRow {
-  income_date: string;
-  gross_income: number;
-  net_income: number;
-  expenses: number;
-  payouts: number;
-  mid_count: number;
-}
-
 const sum = <R>(rows: readonly R[], f: (r: R) => number) => rows.reduce((s, r) => s + f(r), 0);
 
 /**
@@ -52,7 +20,13 @@ const sum = <R>(rows: readonly R[], f: (r: R) => number) => rows.reduce((s, r) =
  * period, the nearest the rows come to "the merchants of the period" without double-counting a merchant
  * that was active in several months. Average ticket is volume over transactions either way.
  */
-export function execFigures(tx: readonly TxnRow[], income: readonly IncomeRow[]) {
+export function execFigures(
+  tx: readonly Pick<
+    TransactionRow,
+    'txn_volume' | 'txn_count' | 'chbk_volume' | 'chbk_count' | 'active_count'
+  >[],
+  income: readonly IncomeRow[],
+) {
   const volume = sum(tx, (r) => r.txn_volume);
   const transactions = sum(tx, (r) => r.txn_count);
   const iso: ExecFigures = {

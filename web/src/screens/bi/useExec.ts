@@ -1,57 +1,25 @@
-import { MONTH_NAMES } from '@paydesk/domain';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
-import { get, post } from '../../app/api';
-import { biKeys } from '../../app/queryKeys';
-import { execFigures, type IncomeRow, type TrendPoint, type TxnRow, trendSeries } from './biModel';
-import type { ExecFilterChange, ExecFilterView } from './ExecFilters';
 import {
   AGE_BUCKETS,
+  biEndpoints,
   chartView,
-  FIRST_YEAR,
-  INITIAL_FILTERS,
-  nextFilters,
+  EXEC_FIRST_YEAR,
+  type ExecFilterChange,
+  type ExecFilterView,
+  execWindow,
+  INITIAL_EXEC_FILTERS,
+  MONTH_NAMES,
+  nextExecFilters,
   projectMonth,
   shortNumber,
-} from './execRules';
-import type { MccRow } from './MccList';
+} from '@paydesk/domain';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { call } from '../../app/api';
+import { biKeys } from '../../app/queryKeys';
+import { execFigures, type TrendPoint, trendSeries } from './biModel';
 import type { ShareBadge } from './ShareBadges';
 
-// PROVISIONAL shapes (spec 3 §3 field names) until the domain contracts land.
-interface IsoInfo {
-  iso_name: string;
-  group_id: string;
-  approved_deals: number;
-  first_deal: string | null;
-  last_deal: string | null;
-  average_days_bw_deals: string | null;
-  open_deals: number;
-  closed_deals: number;
-  open_age_set: string;
-  closed_age_set: string;
-  cbcal: number;
-  esquire: number;
-  chesapeake: number;
-  pl_count: number;
-  tr_count: number;
-  hr_count: number;
-  ns_count: number;
-}
 const ages = (set: string) => set.split(',').map((n) => Number(n) || 0);
-
-function dateOf(f: ExecFilterView, today: Date): { date: string; monthly: boolean } {
-  const y = today.getUTCFullYear();
-  const m = today.getUTCMonth();
-  if (f.period === 'last30Days')
-    return {
-      date: new Date(Date.UTC(y, m, today.getUTCDate() - 30)).toISOString().slice(0, 10),
-      monthly: false,
-    };
-  if (f.period === 'last12Months')
-    return { date: new Date(Date.UTC(y, m - 12, 1)).toISOString().slice(0, 10), monthly: true };
-  if (f.month === 0) return { date: `${f.year}-01-01`, monthly: true };
-  return { date: `${f.year}-${String(f.month).padStart(2, '0')}-01`, monthly: false };
-}
 
 /** 'Nov 2026' on a monthly chart, 'Nov 3' on a daily one. */
 function categoryLabel(date: string, view: 'daily' | 'monthly'): string {
@@ -73,11 +41,11 @@ export function useExec() {
   const today = useMemo(() => new Date(), []);
   const [iso, setIso] = useState<string | null>(null);
   const [tab, setTab] = useState<'iso' | 'merchant'>('iso');
-  const [filters, setFilters] = useState<ExecFilterView>(INITIAL_FILTERS);
+  const [filters, setFilters] = useState<ExecFilterView>(INITIAL_EXEC_FILTERS);
 
   const all = useQuery({
     queryKey: biKeys.information(),
-    queryFn: () => get<IsoInfo[]>('/api/exec/iso/GetAllInformation'),
+    queryFn: () => call(biEndpoints.allInformation),
   });
   const isos = useMemo(() => (all.data ?? []).map((r) => r.iso_name), [all.data]);
   const chosen = iso ?? isos[0] ?? null;
@@ -86,28 +54,28 @@ export function useExec() {
 
   const selectIso = useCallback((name: string) => {
     setIso(name);
-    setFilters((f) => ({ ...f, mcc: 'All' }));
+    setFilters((f) => nextExecFilters(f, { kind: 'iso' }));
   }, []);
-  const changeFilter = useCallback((c: ExecFilterChange) => setFilters((f) => nextFilters(f, c)), []);
+  const changeFilter = useCallback((c: ExecFilterChange) => setFilters((f) => nextExecFilters(f, c)), []);
 
-  const { date, monthly } = dateOf(filters, today);
-  const txBody = { groupIDs, date, monthly, mcc: filters.mcc };
+  const { date, end, monthly } = execWindow(filters, today);
+  const txBody = { groupIDs, date, end, monthly, mcc: filters.mcc };
   const tx = useQuery({
     queryKey: biKeys.transactions(txBody),
-    queryFn: () => post<TxnRow[]>('/api/exec/iso/GetTransactions', txBody),
+    queryFn: () => call(biEndpoints.transactions, txBody),
     enabled: raw !== undefined,
     placeholderData: keepPreviousData,
   });
-  const incBody = { groupIDs, date, mcc: filters.mcc };
+  const incBody = { groupIDs, date, end, mcc: filters.mcc };
   const income = useQuery({
     queryKey: biKeys.income(incBody),
-    queryFn: () => post<IncomeRow[]>('/api/exec/iso/isoGetIncome', incBody),
+    queryFn: () => call(biEndpoints.income, incBody),
     enabled: raw !== undefined,
     placeholderData: keepPreviousData,
   });
   const mcc = useQuery({
     queryKey: biKeys.mcc(groupIDs),
-    queryFn: () => post<MccRow[]>('/api/exec/iso/GetMCC', { groupIDs }),
+    queryFn: () => call(biEndpoints.mcc, { groupIDs }),
     enabled: raw !== undefined,
   });
 
@@ -146,7 +114,7 @@ export function useExec() {
   };
 
   const years: number[] = [];
-  for (let y = today.getUTCFullYear(); y >= FIRST_YEAR; y--) years.push(y);
+  for (let y = today.getUTCFullYear(); y >= EXEC_FIRST_YEAR; y--) years.push(y);
 
   return {
     isos,

@@ -1,10 +1,11 @@
 import { Grid, Group, MultiSelect, Paper, Text, Title } from '@mantine/core';
+import { STATS_FIRST_MONTH } from '@paydesk/domain';
 import { useSessionUser } from '../../app/session';
 import { MonthSelect } from '../../components/MonthSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { UsMap } from '../../components/usMap';
 import { ApprovalsChart } from './ApprovalsChart';
-import { MAX_PARTNER_LINES, STATS_FIRST_MONTH } from './analyticsModel';
+import { MAX_PARTNER_LINES } from './analyticsModel';
 import { StatsTable } from './StatsTable';
 import { useIsoAnalytics } from './useIsoAnalytics';
 

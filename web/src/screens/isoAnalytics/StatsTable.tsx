@@ -1,25 +1,13 @@
 import { Group, Paper, Text, Title, Tooltip } from '@mantine/core';
+import { type IsoStatsRow, STATS_PAGE_SIZES } from '@paydesk/domain';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { type Column, DataTable } from '../../components/DataTable';
 import { Pager } from '../../components/DataTable/Pager';
 import { formatCount, formatCurrency } from '../../components/format';
-import { STATS_PAGE_SIZES } from './analyticsModel';
 
-export interface StatsRow {
-  groupname: string;
-  first: string | null;
-  last: string | null;
-  avgdaysbw: string | null;
-  openCount: number;
-  approvedCount: number;
-  retentionPercent: string | null;
-  TotalIncomePerDeal: string | null;
-  ISOProfitPerDeal: string | null;
-  HouseProfitPerDeal: string | null;
-  HouseProfitPerISO: string | null;
-}
+type StatsRow = IsoStatsRow;
 
 /** A column's definition, behind an icon beside its header. */
 function Help({ text }: { text: string }) {

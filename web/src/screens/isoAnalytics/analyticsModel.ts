@@ -99,9 +99,3 @@ const LINE_COLORS = [
   '#495057',
 ];
 export const lineColor = (index: number) => LINE_COLORS[index % LINE_COLORS.length] as string;
-
-/** Stats table page sizes (spec 2 §9), the first the default. */
-export const STATS_PAGE_SIZES = [15, 50, 1000] as const;
-
-/** The stats table's months start here (spec 2 §9). */
-export const STATS_FIRST_MONTH = '2016-05-01';

@@ -1,33 +1,9 @@
-import { monthStart } from '@paydesk/domain';
+import { biEndpoints, MAP_BANDS, monthStart, STATS_FIRST_MONTH } from '@paydesk/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { get, post } from '../../app/api';
+import { call } from '../../app/api';
 import { isoAnalyticsKeys } from '../../app/queryKeys';
-import type { MapBand } from '../../components/usMap';
-import { GROUPS_STORAGE_KEY, listedGroups, parseStoredGroups, STATS_FIRST_MONTH } from './analyticsModel';
-import type { StatsRow } from './StatsTable';
-
-// PROVISIONAL shapes (spec 2 §3, §7 field names) until the domain contracts land.
-interface OptionsAnswer {
-  output: { partner: string; iso: string }[];
-}
-interface DataAnswer {
-  output: [
-    { GroupLevel1Name: string; OpenDate: string; ApprovalCount: number }[],
-    { state: string; cnt: number }[],
-    StatsRow[],
-  ];
-}
-// PROVISIONAL until the domain's bands land: spec 2 §9's seven bands.
-const BANDS: MapBand[] = [
-  { min: 0, below: 10, color: '#e7f5ff', label: 'under 10' },
-  { min: 10, below: 25, color: '#d0ebff', label: '10 – 24' },
-  { min: 25, below: 50, color: '#a5d8ff', label: '25 – 49' },
-  { min: 50, below: 100, color: '#74c0fc', label: '50 – 99' },
-  { min: 100, below: 500, color: '#4dabf7', label: '100 – 499' },
-  { min: 500, below: 1000, color: '#1c7ed6', label: '500 – 999' },
-  { min: 1000, below: null, color: '#1864ab', label: '1,000 or more' },
-];
+import { GROUPS_STORAGE_KEY, listedGroups, parseStoredGroups } from './analyticsModel';
 
 function readStored(): string[] {
   let text: string | null = null;
@@ -69,7 +45,7 @@ export function useIsoAnalytics() {
 
   const options = useQuery({
     queryKey: isoAnalyticsKeys.options(),
-    queryFn: () => get<OptionsAnswer>('/api/isoanalyticsoptions'),
+    queryFn: () => call(biEndpoints.isoAnalyticsOptions),
     staleTime: 5 * 60_000,
   });
   const offered = useMemo(
@@ -85,7 +61,7 @@ export function useIsoAnalytics() {
   const body = { groups, start: from, end: to };
   const data = useQuery({
     queryKey: isoAnalyticsKeys.data(body),
-    queryFn: () => post<DataAnswer>('/api/isoanalyticsdata', body),
+    queryFn: () => call(biEndpoints.isoAnalyticsData, body),
     enabled: ready,
     placeholderData: keepPreviousData,
   });
@@ -109,7 +85,7 @@ export function useIsoAnalytics() {
     setSelection,
     options: offered,
     optionsFailed: options.isError,
-    bands: BANDS,
+    bands: MAP_BANDS,
     from,
     setFrom,
     to,
