@@ -11,8 +11,8 @@ import Fastify, {
 import { accountRoutes } from './areas/accounts/routes';
 import { achRoutes } from './areas/ach/routes';
 import { adminRoutes } from './areas/admin/routes';
-import { bonusRoutes } from './areas/bonus/routes';
 import { biRoutes } from './areas/bi/routes';
+import { bonusRoutes } from './areas/bonus/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
 import { jobRoutes } from './areas/jobs/routes';
