@@ -123,15 +123,25 @@ export async function analyticsData(
   };
 }
 
-/** Months since approval (or, for a closed deal, its lifetime), as docs/bi.md's age buckets count them. */
-const MONTHS = (to: RawBuilder<unknown>) =>
-  sql`(extract(year from age(${to}, m.approved_on)) * 12 + extract(month from age(${to}, m.approved_on)))::int`;
-
-/** Counts per age bucket (0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y), comma-joined. */
-const ageSet = (which: RawBuilder<unknown>) => sql`concat_ws(',',
-  count(*) filter (where ${which} and age < 6), count(*) filter (where ${which} and age >= 6 and age < 12),
-  count(*) filter (where ${which} and age >= 12 and age < 24), count(*) filter (where ${which} and age >= 24 and age < 36),
-  count(*) filter (where ${which} and age >= 36))`;
+/**
+ * Counts per age bucket (0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y), comma-joined. A deal is under N months old on
+ * day t exactly when it was approved after t − N months: the same whole months as age() counts, without
+ * computing age() for every merchant.
+ */
+function ageSet(which: RawBuilder<unknown>, to: RawBuilder<unknown>) {
+  const under = (n: number) => sql`d.approved_on > (${to} - interval ${sql.lit(`${n} months`)})::date`;
+  const edges = [6, 12, 24, 36];
+  const parts = [
+    sql`count(*) filter (where ${which} and ${under(6)})`,
+    ...edges
+      .slice(1)
+      .map(
+        (n, k) => sql`count(*) filter (where ${which} and ${under(n)} and not ${under(edges[k] as number)})`,
+      ),
+    sql`count(*) filter (where ${which} and not ${under(36)})`,
+  ];
+  return sql`concat_ws(',', ${sql.join(parts)})`;
+}
 
 /** Every ISO with merchants: its group IDs, deals, deal ages and bank and profile shares. */
 export async function allInformation(db: Db): Promise<IsoInfoRow[]> {
@@ -140,30 +150,37 @@ export async function allInformation(db: Db): Promise<IsoInfoRow[]> {
       select partner_id, string_agg(group_id, ',' order by group_id) as group_id from groups group by partner_id
     ),
     d as (
-      select m.partner_id, m.approved_on, m.closed_on, m.sponsor_bank, m.profile, ${OPEN} as open,
-             case when ${OPEN} then current_date - m.approved_on else m.closed_on - m.approved_on end as days,
-             case when ${OPEN} then ${MONTHS(sql`current_date`)} else ${MONTHS(sql`m.closed_on`)} end as age
+      select m.partner_id, m.approved_on, m.closed_on, m.sponsor_bank, m.profile, ${OPEN} as open
       from merchants m
+    ),
+    per_iso as (
+      select d.partner_id, count(*)::int as approved_deals,
+             min(d.approved_on) as first, max(d.approved_on) as last,
+             count(*) filter (where d.open)::int as open_deals, count(*) filter (where not d.open)::int as closed_deals,
+             (current_date - min(d.approved_on) filter (where d.open)) as open_longest,
+             (current_date - max(d.approved_on) filter (where d.open)) as open_shortest,
+             max(d.closed_on - d.approved_on) filter (where not d.open) as closed_longest,
+             min(d.closed_on - d.approved_on) filter (where not d.open) as closed_shortest,
+             ${ageSet(sql`d.open`, sql`current_date`)} as open_age_set,
+             ${ageSet(sql`not d.open`, sql`d.closed_on`)} as closed_age_set,
+             count(*) filter (where d.sponsor_bank = 'CBCAL')::int as cbcal,
+             count(*) filter (where d.sponsor_bank = 'Esquire')::int as esquire,
+             count(*) filter (where d.sponsor_bank = 'Chesapeake')::int as chesapeake,
+             count(*) filter (where d.profile = 'PayLo')::int as pl_count,
+             count(*) filter (where d.profile = 'Traditional')::int as tr_count,
+             count(*) filter (where d.profile = 'High Risk')::int as hr_count,
+             count(*) filter (where d.profile not in ('PayLo', 'Traditional', 'High Risk'))::int as ns_count
+      from d group by d.partner_id
     )
-    select p.account_name as iso_name, coalesce(ids.group_id, '') as group_id, count(*)::int as approved_deals,
-           min(d.approved_on)::text as first_deal, max(d.approved_on)::text as last_deal,
-           case when count(*) > 1
-             then round((max(d.approved_on) - min(d.approved_on))::numeric / (count(*) - 1), 1)::text end
-             as average_days_bw_deals,
-           count(*) filter (where d.open)::int as open_deals, count(*) filter (where not d.open)::int as closed_deals,
-           max(d.days) filter (where d.open) as open_longest, min(d.days) filter (where d.open) as open_shortest,
-           max(d.days) filter (where not d.open) as closed_longest, min(d.days) filter (where not d.open) as closed_shortest,
-           ${ageSet(sql`d.open`)} as open_age_set, ${ageSet(sql`not d.open`)} as closed_age_set,
-           count(*) filter (where d.sponsor_bank = 'CBCAL')::int as cbcal,
-           count(*) filter (where d.sponsor_bank = 'Esquire')::int as esquire,
-           count(*) filter (where d.sponsor_bank = 'Chesapeake')::int as chesapeake,
-           count(*) filter (where d.profile = 'PayLo')::int as pl_count,
-           count(*) filter (where d.profile = 'Traditional')::int as tr_count,
-           count(*) filter (where d.profile = 'High Risk')::int as hr_count,
-           count(*) filter (where d.profile not in ('PayLo', 'Traditional', 'High Risk'))::int as ns_count
-    from d join partners p on p.id = d.partner_id left join ids on ids.partner_id = d.partner_id
+    select p.account_name as iso_name, coalesce(ids.group_id, '') as group_id, i.approved_deals,
+           i.first::text as first_deal, i.last::text as last_deal,
+           case when i.approved_deals > 1
+             then round((i.last - i.first)::numeric / (i.approved_deals - 1), 1)::text end as average_days_bw_deals,
+           i.open_deals, i.closed_deals, i.open_longest, i.open_shortest, i.closed_longest, i.closed_shortest,
+           i.open_age_set, i.closed_age_set, i.cbcal, i.esquire, i.chesapeake, i.pl_count, i.tr_count, i.hr_count,
+           i.ns_count
+    from per_iso i join partners p on p.id = i.partner_id left join ids on ids.partner_id = i.partner_id
     where trim(p.account_name) <> ''
-    group by p.account_name, ids.group_id
     order by p.account_name`.execute(db);
   return rows;
 }
@@ -198,13 +215,14 @@ export async function transactions(
   input: { groupIDs: string[]; date: string; end: string; monthly: boolean; mcc: string },
 ): Promise<TransactionRow[]> {
   await checkChoice(db, input.groupIDs, input.mcc);
+  const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
   const [table, column, step, first, last] = input.monthly
     ? [
         sql`merchant_monthly`,
         sql`month`,
         sql`interval '1 month'`,
-        sql`date_trunc('month', ${input.date}::date)`,
-        sql`date_trunc('month', ${input.end}::date)`,
+        sql`${monthOf(input.date)}::date`,
+        sql`${monthOf(input.end)}::date`,
       ]
     : [
         sql`merchant_daily`,
@@ -214,27 +232,42 @@ export async function transactions(
         sql`${input.end}::date`,
       ];
   const periodEnd = input.monthly ? sql`(p.p + interval '1 month' - interval '1 day')::date` : sql`p.p`;
+  // A merchant has one row per day or month, so counting rows counts merchants.
   const perProfile = PROFILE_KEYS.flatMap(([key, test]) => [
-    sql`count(distinct a.merchant_id) filter (where a.transactions > 0 and m.profile ${test})::int as ${sql.ref(`${key}_mid_count`)}`,
-    sql`coalesce(sum(a.transactions) filter (where m.profile ${test}), 0)::int as ${sql.ref(`${key}_txn_count`)}`,
-    sql`coalesce(sum(a.chargebacks) filter (where m.profile ${test}), 0)::int as ${sql.ref(`${key}_chbk_count`)}`,
-    sql`coalesce(sum(a.refunds) filter (where m.profile ${test}), 0)::int as ${sql.ref(`${key}_ref_count`)}`,
+    sql`count(*) filter (where a.transactions > 0 and a.profile ${test})::int as ${sql.ref(`${key}_mid_count`)}`,
+    sql`coalesce(sum(a.transactions) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_txn_count`)}`,
+    sql`coalesce(sum(a.chargebacks) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_chbk_count`)}`,
+    sql`coalesce(sum(a.refunds) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_ref_count`)}`,
   ]);
+  const keys = PROFILE_KEYS.flatMap(([key]) =>
+    ['mid', 'txn', 'chbk', 'ref'].map(
+      (what) => sql`coalesce(g.${sql.ref(`${key}_${what}_count`)}, 0) as ${sql.ref(`${key}_${what}_count`)}`,
+    ),
+  );
   const { rows } = await sql<TransactionRow>`
-    with sel as (${merchantsOf(input.groupIDs, input.mcc)}),
-    p as (select p::date as p from generate_series(${first}, ${last}, ${step}) p)
-    select p.p::text as txn_date,
-           coalesce(sum(a.volume), 0)::float8 as txn_volume, coalesce(sum(a.transactions), 0)::int as txn_count,
-           coalesce(sum(a.chargeback_volume), 0)::float8 as chbk_volume, coalesce(sum(a.chargebacks), 0)::int as chbk_count,
-           coalesce(sum(a.refund_volume), 0)::float8 as ref_volume, coalesce(sum(a.refunds), 0)::int as ref_count,
+    with sel as materialized (${merchantsOf(input.groupIDs, input.mcc)}),
+    a as (
+      select a.${column} as period, a.volume, a.transactions, a.chargeback_volume, a.chargebacks, a.refund_volume,
+             a.refunds, m.profile
+      from sel m join ${table} a on a.merchant_id = m.id and a.${column} >= ${first} and a.${column} <= ${last}
+    ),
+    g as (
+      select a.period, sum(a.volume)::float8 as txn_volume, sum(a.transactions)::int as txn_count,
+             sum(a.chargeback_volume)::float8 as chbk_volume, sum(a.chargebacks)::int as chbk_count,
+             sum(a.refund_volume)::float8 as ref_volume, sum(a.refunds)::int as ref_count,
+             count(*) filter (where a.transactions > 0)::int as active_count,
+             ${sql.join(perProfile)}
+      from a group by a.period
+    )
+    select p.p::text as txn_date, coalesce(g.txn_volume, 0) as txn_volume, coalesce(g.txn_count, 0) as txn_count,
+           coalesce(g.chbk_volume, 0) as chbk_volume, coalesce(g.chbk_count, 0) as chbk_count,
+           coalesce(g.ref_volume, 0) as ref_volume, coalesce(g.ref_count, 0) as ref_count,
            (select count(*) from sel m where m.approved_on <= ${periodEnd}
               and (m.closed_on is null or m.closed_on > ${periodEnd}))::int as mid_count,
-           count(distinct a.merchant_id) filter (where a.transactions > 0)::int as active_count,
-           ${sql.join(perProfile)}
-    from p
-    left join ${table} a on a.${column} = p.p and a.merchant_id in (select id from sel)
-    left join sel m on m.id = a.merchant_id
-    group by p.p order by p.p`.execute(db);
+           coalesce(g.active_count, 0) as active_count, ${sql.join(keys)}
+    from (select p::date as p from generate_series(${first}, ${last}, ${step}) p) p
+    left join g on g.period = p.p
+    order by p.p`.execute(db);
   return rows;
 }
 
@@ -244,15 +277,22 @@ export async function income(
   input: { groupIDs: string[]; date: string; end: string; mcc: string },
 ): Promise<IncomeRow[]> {
   await checkChoice(db, input.groupIDs, input.mcc);
+  const first = `${input.date.slice(0, 7)}-01`;
+  const last = `${input.end.slice(0, 7)}-01`;
   const { rows } = await sql<IncomeRow>`
-    with sel as (${merchantsOf(input.groupIDs, input.mcc)})
-    select p::date::text as income_date,
-           coalesce(sum(i.gross), 0)::float8 as gross_income, coalesce(sum(i.net), 0)::float8 as net_income,
-           coalesce(sum(i.expenses), 0)::float8 as expenses, coalesce(sum(i.payouts), 0)::float8 as payouts,
-           count(i.merchant_id)::int as mid_count
-    from generate_series(date_trunc('month', ${input.date}::date), date_trunc('month', ${input.end}::date), interval '1 month') p
-    left join merchant_income i on i.month = p::date and i.merchant_id in (select id from sel)
-    group by p order by p`.execute(db);
+    with sel as (${merchantsOf(input.groupIDs, input.mcc)}),
+    g as (
+      select i.month, sum(i.gross)::float8 as gross_income, sum(i.net)::float8 as net_income,
+             sum(i.expenses)::float8 as expenses, sum(i.payouts)::float8 as payouts, count(*)::int as mid_count
+      from sel m join merchant_income i on i.merchant_id = m.id and i.month >= ${first}::date and i.month <= ${last}::date
+      group by i.month
+    )
+    select p::date::text as income_date, coalesce(g.gross_income, 0) as gross_income,
+           coalesce(g.net_income, 0) as net_income, coalesce(g.expenses, 0) as expenses,
+           coalesce(g.payouts, 0) as payouts, coalesce(g.mid_count, 0) as mid_count
+    from generate_series(${first}::date, ${last}::date, interval '1 month') p
+    left join g on g.month = p::date
+    order by p`.execute(db);
   return rows;
 }
 
