@@ -65,6 +65,17 @@ export async function analyticsData(
     where ${OPEN} and m.state is not null
     group by m.state order by m.state`.execute(db);
 
+  // Each deal's income through the last month chosen: its whole history (deal_income) when no income is
+  // recorded after that month, as for the usual window that runs to the current month; else its income rows.
+  const { rows: latest } = await sql<{ month: string | null }>`
+    select max(month)::text as month from merchant_income`.execute(db);
+  const earned =
+    latest[0]?.month == null || latest[0].month <= input.end
+      ? sql`select merchant_id, net, payouts from deal_income where merchant_id in (select id from deals)`
+      : sql`select i.merchant_id, sum(i.net) as net, sum(i.payouts) as payouts
+            from merchant_income i
+            where i.merchant_id in (select id from deals) and i.month <= ${input.end}::date
+            group by i.merchant_id`;
   // The deals of every group of the ISOs concerned, so a group's row can carry its ISO's house profit.
   const stats = await sql<IsoStatsRow>`
     with ${sel},
@@ -75,12 +86,7 @@ export async function analyticsData(
         and m.approved_on >= ${input.start}::date
         and m.approved_on < (${input.end}::date + interval '1 month')
     ),
-    earned as (
-      select i.merchant_id, sum(i.net) as net, sum(i.payouts) as payouts
-      from merchant_income i
-      where i.merchant_id in (select id from deals) and i.month <= ${input.end}::date
-      group by i.merchant_id
-    ),
+    earned as (${earned}),
     per_group as (
       select d.group_id, count(*)::int as approved, count(*) filter (where d.open)::int as open,
              min(d.approved_on) as first, max(d.approved_on) as last,
