@@ -11,6 +11,7 @@ import Fastify, {
 import { accountRoutes } from './areas/accounts/routes';
 import { achRoutes } from './areas/ach/routes';
 import { adminRoutes } from './areas/admin/routes';
+import { biRoutes } from './areas/bi/routes';
 import { bonusRoutes } from './areas/bonus/routes';
 import { financialRoutes } from './areas/financial/routes';
 import { isoRoutes } from './areas/iso/routes';
@@ -155,6 +156,7 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
   bonusRoutes(app, deps);
   pciRoutes(app, deps);
   leadsRoutes(app, deps);
+  biRoutes(app, deps);
   apiReferenceRoutes(app, deps);
 
   const webDist = deps.config.WEB_DIST;

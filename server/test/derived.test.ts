@@ -71,10 +71,14 @@ const EXPECTED_PROCESSING_DAILY = sql`
   union all
   select row(day, 0, sum(volume), sum(transactions))::text from merchant_daily group by day`;
 
+const EXPECTED_DEAL_INCOME = sql`
+  select row(i.merchant_id, m.partner_id, sum(i.net), sum(i.payouts), max(i.month))::text as r
+  from merchant_income i join merchants m on m.id = i.merchant_id group by i.merchant_id, m.partner_id`;
+
 /** Rows only in the expected set, and rows only in the derived table. */
 async function differences(
   expected: ReturnType<typeof sql>,
-  table: 'selfserve_rows' | 'activity_rollup' | 'processing_daily',
+  table: 'selfserve_rows' | 'activity_rollup' | 'processing_daily' | 'deal_income',
 ) {
   return one<{ missing: number; extra: number }>(sql`
     with e as (${expected}), d as (select x::text as r from ${sql.table(table)} x)
@@ -111,6 +115,7 @@ async function inStep() {
     selfserve_rows: await differences(EXPECTED_SELFSERVE, 'selfserve_rows'),
     activity_rollup: await differences(EXPECTED_ROLLUP, 'activity_rollup'),
     processing_daily: await differences(EXPECTED_PROCESSING_DAILY, 'processing_daily'),
+    deal_income: await differences(EXPECTED_DEAL_INCOME, 'deal_income'),
   };
 }
 const IN_STEP = {
@@ -118,6 +123,7 @@ const IN_STEP = {
   selfserve_rows: { missing: 0, extra: 0 },
   activity_rollup: { missing: 0, extra: 0 },
   processing_daily: { missing: 0, extra: 0 },
+  deal_income: { missing: 0, extra: 0 },
 };
 
 /** A fingerprint of the derived tables' contents. */

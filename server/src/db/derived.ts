@@ -47,6 +47,8 @@ interface DerivedTable {
  * - processing_daily: a day's merchant-days summed per ISO, and in total (partner_id 0), for the processing
  *   dashboard. A change rebuilds the ISO-days it reaches (the days named, or every day of a changed merchant's
  *   months), for the merchant's ISO now and the one it was last counted under, then those days' totals.
+ * - deal_income: a merchant's income over its whole history (net, payouts) and its last month of income, under
+ *   its ISO now, for the ISO analytics stats (docs/bi.md). A change rebuilds the merchants it reaches.
  *
  * Income payouts are not derived: they are recorded with the rev share in force when the income was
  * recorded, and a later rev-share edit does not rewrite payouts already made.
@@ -68,6 +70,7 @@ export const DERIVED_TABLES = {
     sources: ['merchant_daily', 'merchants'],
     refresh: 'rebuild',
   },
+  deal_income: { rowPer: ['merchant'], sources: ['merchant_income', 'merchants'], refresh: 'rebuild' },
 } as const satisfies Record<string, DerivedTable>;
 
 /**
@@ -160,6 +163,7 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
     // Before Self Serve rows are refreshed: they still name the ISO each merchant-month was last counted under.
     await refreshProcessingDays(trx);
     await refreshSelfServeCells(trx);
+    await refreshDealIncome(trx);
     await sql`drop table derived_cells`.execute(trx);
     await sql`drop table derived_days`.execute(trx);
   });
@@ -347,6 +351,22 @@ async function refreshProcessingDays(db: Db): Promise<void> {
   await sql`drop table processing_cells`.execute(db);
 }
 
+/** deal_income for the merchants the marked cells reach, summed again from their income rows. */
+async function refreshDealIncome(db: Db): Promise<void> {
+  const merchants = sql`(select distinct merchant_id from derived_cells where source in ${sourcesOf('deal_income')})`;
+  await sql`delete from deal_income where merchant_id in ${merchants}`.execute(db);
+  await insertDealIncome(db, sql`where i.merchant_id in ${merchants}`);
+}
+
+async function insertDealIncome(db: Db, where: RawBuilder<unknown>): Promise<void> {
+  await sql`
+    insert into deal_income (merchant_id, partner_id, net, payouts, last_month)
+    select i.merchant_id, m.partner_id, sum(i.net), sum(i.payouts), max(i.month)
+    from merchant_income i join merchants m on m.id = i.merchant_id
+    ${where}
+    group by i.merchant_id, m.partner_id`.execute(db);
+}
+
 // The rollup's last count is read from selfserve_rows, so every change the rollup follows must refresh them.
 for (const source of DERIVED_TABLES.activity_rollup.sources) {
   if (!(DERIVED_TABLES.selfserve_rows.sources as readonly string[]).includes(source)) {
@@ -376,6 +396,8 @@ export async function rebuildAll(db: Db): Promise<void> {
       from merchant_daily d join merchants m on m.id = d.merchant_id group by d.day, m.partner_id
       union all
       select day, 0, sum(volume), sum(transactions) from merchant_daily group by day`.execute(trx);
+    await sql`delete from deal_income`.execute(trx);
+    await insertDealIncome(trx, sql``);
   });
 }
 

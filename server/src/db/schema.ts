@@ -37,6 +37,14 @@ export interface Database {
     volume: Decimal;
     transactions: ColumnType<string, number | string, number | string>;
   };
+  /** Derived (db/derived.ts): a merchant's income over its whole history, for the ISO analytics stats. */
+  deal_income: {
+    merchant_id: number;
+    partner_id: number;
+    net: Decimal;
+    payouts: Decimal;
+    last_month: DateOnly;
+  };
   report_subscriptions: {
     id: Generated<number>;
     user_id: number;

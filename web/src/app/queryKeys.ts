@@ -94,6 +94,22 @@ export const achKeys = {
   savedNames: () => [...achKeys.all, 'saved'] as const,
 };
 
+/** ISO analytics: the partner list and the data for the chosen partners and months. */
+export const isoAnalyticsKeys = {
+  all: ['isoanalytics'] as const,
+  options: () => [...isoAnalyticsKeys.all, 'options'] as const,
+  data: (body: object) => [...isoAnalyticsKeys.all, 'data', body] as const,
+};
+
+/** Business Intelligence: the ISO list, and one ISO's transactions, income and MCCs. */
+export const biKeys = {
+  all: ['bi'] as const,
+  information: () => [...biKeys.all, 'information'] as const,
+  transactions: (body: object) => [...biKeys.all, 'transactions', body] as const,
+  income: (body: object) => [...biKeys.all, 'income', body] as const,
+  mcc: (groupIDs: readonly string[]) => [...biKeys.all, 'mcc', groupIDs] as const,
+};
+
 /**
  * Bonus & Clawback: a window's bonuses, extra bonuses and clawbacks, a row's matches, activation, the
  * specifications and the activity log. A mark or a note invalidates the rows; a specification change its

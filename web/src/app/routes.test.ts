@@ -40,9 +40,18 @@ describe('the router derived from SCREENS', () => {
     }
   });
 
-  it('guards exactly the admin screens and Leads', () => {
+  it('guards exactly the admin screens, Business Intelligence and Leads', () => {
     const guarded = SCREENS.filter((screen) => screen.permission).map((screen) => screen.path);
-    expect(guarded).toEqual(['/leads', '/uploadfiles', '/register', '/users', '/audit', '/outbox', '/jobs']);
+    expect(guarded).toEqual([
+      '/bi',
+      '/leads',
+      '/uploadfiles',
+      '/register',
+      '/users',
+      '/audit',
+      '/outbox',
+      '/jobs',
+    ]);
   });
 
   it('serves the underwriter’s approval page outside the session check, and Leads inside it', () => {

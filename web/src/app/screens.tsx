@@ -13,6 +13,8 @@ import {
   IconKey,
   IconListDetails,
   IconMail,
+  IconMap2,
+  IconPresentationAnalytics,
   type IconProps,
   IconReceiptRefund,
   IconReportAnalytics,
@@ -87,6 +89,20 @@ export const SCREENS: readonly Screen[] = [
     access: 'protected',
     menu: { label: 'ISO Performance', icon: IconBuildingBank, order: 40 },
     component: lazy(() => import('../screens/isoPerformance/IsoPerformanceScreen')),
+  },
+  {
+    // Everyone signed in (partner staff see their own ISO only, as on every dashboard).
+    path: '/isoanalytics',
+    access: 'protected',
+    menu: { label: 'ISO Analytics', icon: IconMap2, order: 45 },
+    component: lazy(() => import('../screens/isoAnalytics/IsoAnalyticsScreen')),
+  },
+  {
+    path: '/bi',
+    access: 'protected',
+    permission: 'bi',
+    menu: { label: 'Business Intelligence', icon: IconPresentationAnalytics, order: 46 },
+    component: lazy(() => import('../screens/bi/BiScreen')),
   },
   {
     path: '/selfserve',

@@ -34,6 +34,7 @@ import * as achRateRanking from './2026_11_23_0006_ach_rate_ranking';
 import * as bonus from './2026_11_23_0030_bonus';
 import * as achLegalNames from './2026_11_24_0005_ach_legal_names';
 import * as merchantFilterIndex from './2026_11_24_0006_merchant_filter_index';
+import * as bi from './2026_11_24_0010_bi';
 import * as pci from './2026_11_24_0020_pci';
 import * as leads from './2026_11_24_0030_leads';
 
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0030_bonus': bonus,
   '2026_11_24_0005_ach_legal_names': achLegalNames,
   '2026_11_24_0006_merchant_filter_index': merchantFilterIndex,
+  '2026_11_24_0010_bi': bi,
   '2026_11_24_0020_pci': pci,
   '2026_11_24_0030_leads': leads,
 };

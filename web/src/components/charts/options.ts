@@ -1,18 +1,21 @@
-import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
+import type { BarSeriesOption, LineSeriesOption, MapSeriesOption, PieSeriesOption } from 'echarts/charts';
 import type {
   DataZoomComponentOption,
   GridComponentOption,
   LegendComponentOption,
   TitleComponentOption,
   TooltipComponentOption,
+  VisualMapComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 
-/** The options our registered charts and components accept. */
+/** The options our registered charts and components accept (the map's parts load with the map only). */
 export type ChartOption = ComposeOption<
   | BarSeriesOption
   | LineSeriesOption
   | PieSeriesOption
+  | MapSeriesOption
+  | VisualMapComponentOption
   | GridComponentOption
   | TooltipComponentOption
   | LegendComponentOption

@@ -1,0 +1,315 @@
+import {
+  type IncomeRow,
+  type IsoAnalyticsAnswer,
+  type IsoInfoRow,
+  type IsoStatsRow,
+  type MccRow,
+  STATE_CENTERS,
+  type TransactionRow,
+} from '@paydesk/domain';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connect';
+import { badRequest } from '../../platform/errors';
+
+/*
+ * Business Intelligence (docs/bi.md defines every figure). Every query runs in the caller's ISO scope, so an
+ * ISO-bound user's groups and merchants are their own ISO's only. A merchant is open when it has no closing
+ * day or closes after today; its deal is its approval.
+ */
+
+const OPEN = sql`(m.closed_on is null or m.closed_on > current_date)`;
+
+/** The partner groups with merchants, each with its ISO. */
+export async function analyticsOptions(db: Db): Promise<{ partner: string; iso: string }[]> {
+  const { rows } = await sql<{ partner: string; iso: string }>`
+    select distinct g.group_name as partner, p.account_name as iso
+    from groups g join partners p on p.id = g.partner_id
+    where exists (select 1 from merchants m where m.group_id = g.group_id)
+    order by 1, 2`.execute(db);
+  return rows;
+}
+
+/** The groups named (none: every group with merchants); a name the caller cannot see is refused. */
+async function chosenGroups(db: Db, names: readonly string[]): Promise<RawBuilder<unknown>> {
+  if (names.length === 0) return sql`true`;
+  const { rows } = await sql<{ group_name: string }>`
+    select distinct group_name from groups where group_name in (${sql.join(names)})`.execute(db);
+  const known = new Set(rows.map((r) => r.group_name));
+  const missing = names.find((n) => !known.has(n));
+  if (missing !== undefined) throw badRequest(`Unknown partner group: ${missing}`);
+  return sql`g.group_name in (${sql.join(names)})`;
+}
+
+/** output[0] approvals per group and month, output[1] open merchants per state, output[2] the stats rows. */
+export async function analyticsData(
+  db: Db,
+  input: { groups: string[]; start: string; end: string },
+): Promise<IsoAnalyticsAnswer> {
+  const where = await chosenGroups(db, input.groups);
+  const sel = sql`sel as (
+    select g.group_id, g.group_name, g.partner_id, p.account_name as iso
+    from groups g join partners p on p.id = g.partner_id
+    where ${where} and exists (select 1 from merchants m where m.group_id = g.group_id))`;
+
+  const graph = await sql<IsoAnalyticsAnswer['output'][0][number]>`
+    with ${sel}
+    select s.group_name as "GroupLevel1Name", date_trunc('month', m.approved_on)::date::text as "OpenDate",
+           count(*)::int as "ApprovalCount"
+    from merchants m join sel s on s.group_id = m.group_id
+    group by 1, 2 order by 2, 1`.execute(db);
+
+  const map = await sql<{ state: string; cnt: number }>`
+    with ${sel}
+    select m.state, count(*)::int as cnt
+    from merchants m join sel s on s.group_id = m.group_id
+    where ${OPEN} and m.state is not null
+    group by m.state order by m.state`.execute(db);
+
+  // Each deal's income through the last month chosen: its whole history (deal_income) when no income is
+  // recorded after that month, as for the usual window that runs to the current month; else its income rows.
+  const { rows: latest } = await sql<{ month: string | null }>`
+    select max(month)::text as month from merchant_income`.execute(db);
+  const earned =
+    latest[0]?.month == null || latest[0].month <= input.end
+      ? sql`select merchant_id, net, payouts from deal_income where merchant_id in (select id from deals)`
+      : sql`select i.merchant_id, sum(i.net) as net, sum(i.payouts) as payouts
+            from merchant_income i
+            where i.merchant_id in (select id from deals) and i.month <= ${input.end}::date
+            group by i.merchant_id`;
+  // The deals of every group of the ISOs concerned, so a group's row can carry its ISO's house profit.
+  const stats = await sql<IsoStatsRow>`
+    with ${sel},
+    deals as (
+      select m.id, m.group_id, m.partner_id, m.approved_on, ${OPEN} as open
+      from merchants m
+      where m.partner_id in (select partner_id from sel)
+        and m.approved_on >= ${input.start}::date
+        and m.approved_on < (${input.end}::date + interval '1 month')
+    ),
+    earned as (${earned}),
+    per_group as (
+      select d.group_id, count(*)::int as approved, count(*) filter (where d.open)::int as open,
+             min(d.approved_on) as first, max(d.approved_on) as last,
+             coalesce(sum(e.net), 0) as net, coalesce(sum(e.payouts), 0) as payouts
+      from deals d left join earned e on e.merchant_id = d.id
+      group by d.group_id
+    ),
+    per_iso as (
+      select d.partner_id, coalesce(sum(e.net - e.payouts), 0) as house
+      from deals d left join earned e on e.merchant_id = d.id
+      group by d.partner_id
+    ),
+    rows as (
+      select s.group_name, s.iso, s.partner_id, coalesce(sum(pg.approved), 0)::int as approved,
+             coalesce(sum(pg.open), 0)::int as open, min(pg.first) as first, max(pg.last) as last,
+             coalesce(sum(pg.net), 0) as net, coalesce(sum(pg.payouts), 0) as payouts
+      from sel s left join per_group pg on pg.group_id = s.group_id
+      group by s.group_name, s.iso, s.partner_id
+    )
+    select r.group_name as groupname, r.iso, r.first::text as first, r.last::text as last,
+           case when r.approved > 1 then round((r.last - r.first)::numeric / (r.approved - 1), 1)::text end as avgdaysbw,
+           r.open as "openCount", r.approved as "approvedCount",
+           case when r.approved > 0 then round(r.open * 100.0 / r.approved, 1)::text end as "retentionPercent",
+           case when r.approved > 0 then round(r.net / r.approved, 2)::text end as "TotalIncomePerDeal",
+           case when r.approved > 0 then round(r.payouts / r.approved, 2)::text end as "ISOProfitPerDeal",
+           case when r.approved > 0 then round((r.net - r.payouts) / r.approved, 2)::text end as "HouseProfitPerDeal",
+           round(coalesce(pi.house, 0), 2)::text as "HouseProfitPerISO"
+    from rows r left join per_iso pi on pi.partner_id = r.partner_id
+    order by r.approved desc, r.group_name`.execute(db);
+
+  return {
+    output: [
+      graph.rows,
+      map.rows.flatMap((r) => {
+        const centre = STATE_CENTERS[r.state];
+        return centre ? [{ state: r.state, state_lat: centre[0], state_lng: centre[1], cnt: r.cnt }] : [];
+      }),
+      stats.rows,
+    ],
+  };
+}
+
+/**
+ * Counts per age bucket (0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y), comma-joined. A deal is under N months old on
+ * day t exactly when it was approved after t − N months: the same whole months as age() counts, without
+ * computing age() for every merchant.
+ */
+function ageSet(which: RawBuilder<unknown>, to: RawBuilder<unknown>) {
+  const under = (n: number) => sql`d.approved_on > (${to} - interval ${sql.lit(`${n} months`)})::date`;
+  const edges = [6, 12, 24, 36];
+  const parts = [
+    sql`count(*) filter (where ${which} and ${under(6)})`,
+    ...edges
+      .slice(1)
+      .map(
+        (n, k) => sql`count(*) filter (where ${which} and ${under(n)} and not ${under(edges[k] as number)})`,
+      ),
+    sql`count(*) filter (where ${which} and not ${under(36)})`,
+  ];
+  return sql`concat_ws(',', ${sql.join(parts)})`;
+}
+
+/** Every ISO with merchants: its group IDs, deals, deal ages and bank and profile shares. */
+export async function allInformation(db: Db): Promise<IsoInfoRow[]> {
+  const { rows } = await sql<IsoInfoRow>`
+    with ids as (
+      select partner_id, string_agg(group_id, ',' order by group_id) as group_id from groups group by partner_id
+    ),
+    d as (
+      select m.partner_id, m.approved_on, m.closed_on, m.sponsor_bank, m.profile, ${OPEN} as open
+      from merchants m
+    ),
+    per_iso as (
+      select d.partner_id, count(*)::int as approved_deals,
+             min(d.approved_on) as first, max(d.approved_on) as last,
+             count(*) filter (where d.open)::int as open_deals, count(*) filter (where not d.open)::int as closed_deals,
+             (current_date - min(d.approved_on) filter (where d.open)) as open_longest,
+             (current_date - max(d.approved_on) filter (where d.open)) as open_shortest,
+             max(d.closed_on - d.approved_on) filter (where not d.open) as closed_longest,
+             min(d.closed_on - d.approved_on) filter (where not d.open) as closed_shortest,
+             ${ageSet(sql`d.open`, sql`current_date`)} as open_age_set,
+             ${ageSet(sql`not d.open`, sql`d.closed_on`)} as closed_age_set,
+             count(*) filter (where d.sponsor_bank = 'CBCAL')::int as cbcal,
+             count(*) filter (where d.sponsor_bank = 'Esquire')::int as esquire,
+             count(*) filter (where d.sponsor_bank = 'Chesapeake')::int as chesapeake,
+             count(*) filter (where d.profile = 'PayLo')::int as pl_count,
+             count(*) filter (where d.profile = 'Traditional')::int as tr_count,
+             count(*) filter (where d.profile = 'High Risk')::int as hr_count,
+             count(*) filter (where d.profile not in ('PayLo', 'Traditional', 'High Risk'))::int as ns_count
+      from d group by d.partner_id
+    )
+    select p.account_name as iso_name, coalesce(ids.group_id, '') as group_id, i.approved_deals,
+           i.first::text as first_deal, i.last::text as last_deal,
+           case when i.approved_deals > 1
+             then round((i.last - i.first)::numeric / (i.approved_deals - 1), 1)::text end as average_days_bw_deals,
+           i.open_deals, i.closed_deals, i.open_longest, i.open_shortest, i.closed_longest, i.closed_shortest,
+           i.open_age_set, i.closed_age_set, i.cbcal, i.esquire, i.chesapeake, i.pl_count, i.tr_count, i.hr_count,
+           i.ns_count
+    from per_iso i join partners p on p.id = i.partner_id left join ids on ids.partner_id = i.partner_id
+    where trim(p.account_name) <> ''
+    order by p.account_name`.execute(db);
+  return rows;
+}
+
+/** Refuses group IDs the caller cannot see and an MCC that does not exist. */
+async function checkChoice(db: Db, groupIDs: readonly string[], mcc = 'All') {
+  const { rows } = await sql<{ group_id: string }>`
+    select distinct group_id from groups where group_id in (${sql.join(groupIDs)})`.execute(db);
+  const known = new Set(rows.map((r) => r.group_id));
+  const missing = groupIDs.find((g) => !known.has(g));
+  if (missing !== undefined) throw badRequest(`Unknown group ID: ${missing}`);
+  if (mcc !== 'All') {
+    const { rows: codes } = await sql`select 1 from mcc_codes where code = ${mcc}`.execute(db);
+    if (codes.length === 0) throw badRequest(`Unknown MCC: ${mcc}`);
+  }
+}
+
+const merchantsOf = (groupIDs: readonly string[], mcc: string) =>
+  sql`select m.id, m.profile, m.approved_on, m.closed_on from merchants m
+      where m.group_id in (${sql.join(groupIDs)}) ${mcc === 'All' ? sql`` : sql`and m.mcc = ${mcc}`}`;
+
+const PROFILE_KEYS = [
+  ['tr', sql`= 'Traditional'`],
+  ['pl', sql`= 'PayLo'`],
+  ['hr', sql`= 'High Risk'`],
+  ['ns', sql`not in ('Traditional', 'PayLo', 'High Risk')`],
+] as const;
+
+/** Volume, transactions, chargebacks and refunds of the groups' merchants per day or month of the window. */
+export async function transactions(
+  db: Db,
+  input: { groupIDs: string[]; date: string; end: string; monthly: boolean; mcc: string },
+): Promise<TransactionRow[]> {
+  await checkChoice(db, input.groupIDs, input.mcc);
+  const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
+  const [table, column, step, first, last] = input.monthly
+    ? [
+        sql`merchant_monthly`,
+        sql`month`,
+        sql`interval '1 month'`,
+        sql`${monthOf(input.date)}::date`,
+        sql`${monthOf(input.end)}::date`,
+      ]
+    : [
+        sql`merchant_daily`,
+        sql`day`,
+        sql`interval '1 day'`,
+        sql`${input.date}::date`,
+        sql`${input.end}::date`,
+      ];
+  const periodEnd = input.monthly ? sql`(p.p + interval '1 month' - interval '1 day')::date` : sql`p.p`;
+  // A merchant has one row per day or month, so counting rows counts merchants.
+  const perProfile = PROFILE_KEYS.flatMap(([key, test]) => [
+    sql`count(*) filter (where a.transactions > 0 and a.profile ${test})::int as ${sql.ref(`${key}_mid_count`)}`,
+    sql`coalesce(sum(a.transactions) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_txn_count`)}`,
+    sql`coalesce(sum(a.chargebacks) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_chbk_count`)}`,
+    sql`coalesce(sum(a.refunds) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_ref_count`)}`,
+  ]);
+  const keys = PROFILE_KEYS.flatMap(([key]) =>
+    ['mid', 'txn', 'chbk', 'ref'].map(
+      (what) => sql`coalesce(g.${sql.ref(`${key}_${what}_count`)}, 0) as ${sql.ref(`${key}_${what}_count`)}`,
+    ),
+  );
+  const { rows } = await sql<TransactionRow>`
+    with sel as materialized (${merchantsOf(input.groupIDs, input.mcc)}),
+    a as (
+      select a.${column} as period, a.volume, a.transactions, a.chargeback_volume, a.chargebacks, a.refund_volume,
+             a.refunds, m.profile
+      from sel m join ${table} a on a.merchant_id = m.id and a.${column} >= ${first} and a.${column} <= ${last}
+    ),
+    g as (
+      select a.period, sum(a.volume)::float8 as txn_volume, sum(a.transactions)::int as txn_count,
+             sum(a.chargeback_volume)::float8 as chbk_volume, sum(a.chargebacks)::int as chbk_count,
+             sum(a.refund_volume)::float8 as ref_volume, sum(a.refunds)::int as ref_count,
+             count(*) filter (where a.transactions > 0)::int as active_count,
+             ${sql.join(perProfile)}
+      from a group by a.period
+    )
+    select p.p::text as txn_date, coalesce(g.txn_volume, 0) as txn_volume, coalesce(g.txn_count, 0) as txn_count,
+           coalesce(g.chbk_volume, 0) as chbk_volume, coalesce(g.chbk_count, 0) as chbk_count,
+           coalesce(g.ref_volume, 0) as ref_volume, coalesce(g.ref_count, 0) as ref_count,
+           (select count(*) from sel m where m.approved_on <= ${periodEnd}
+              and (m.closed_on is null or m.closed_on > ${periodEnd}))::int as mid_count,
+           coalesce(g.active_count, 0) as active_count, ${sql.join(keys)}
+    from (select p::date as p from generate_series(${first}, ${last}, ${step}) p) p
+    left join g on g.period = p.p
+    order by p.p`.execute(db);
+  return rows;
+}
+
+/** Gross and net income, expenses and payouts of the groups' merchants per month of the window. */
+export async function income(
+  db: Db,
+  input: { groupIDs: string[]; date: string; end: string; mcc: string },
+): Promise<IncomeRow[]> {
+  await checkChoice(db, input.groupIDs, input.mcc);
+  const first = `${input.date.slice(0, 7)}-01`;
+  const last = `${input.end.slice(0, 7)}-01`;
+  const { rows } = await sql<IncomeRow>`
+    with sel as (${merchantsOf(input.groupIDs, input.mcc)}),
+    g as (
+      select i.month, sum(i.gross)::float8 as gross_income, sum(i.net)::float8 as net_income,
+             sum(i.expenses)::float8 as expenses, sum(i.payouts)::float8 as payouts, count(*)::int as mid_count
+      from sel m join merchant_income i on i.merchant_id = m.id and i.month >= ${first}::date and i.month <= ${last}::date
+      group by i.month
+    )
+    select p::date::text as income_date, coalesce(g.gross_income, 0) as gross_income,
+           coalesce(g.net_income, 0) as net_income, coalesce(g.expenses, 0) as expenses,
+           coalesce(g.payouts, 0) as payouts, coalesce(g.mid_count, 0) as mid_count
+    from generate_series(${first}::date, ${last}::date, interval '1 month') p
+    left join g on g.month = p::date
+    order by p`.execute(db);
+  return rows;
+}
+
+/** The groups' merchants (open or closed) per MCC, most first. */
+export async function mccCounts(db: Db, groupIDs: string[]): Promise<MccRow[]> {
+  await checkChoice(db, groupIDs);
+  const { rows } = await sql<MccRow>`
+    select m.mcc as mcc_code, coalesce(c.description, '') as mcc_desc, count(*)::int as mcc_count
+    from merchants m left join mcc_codes c on c.code = m.mcc
+    where m.group_id in (${sql.join(groupIDs)})
+    group by m.mcc, c.description
+    order by 3 desc, 1`.execute(db);
+  return rows;
+}

@@ -1,0 +1,465 @@
+import {
+  AGE_BUCKETS,
+  addMonths,
+  dealAgeBucket,
+  isoAnalyticsAnswer,
+  isoInfoRow,
+  monthStart,
+  wholeMonths,
+} from '@paydesk/domain';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type TestApp, testApp } from './helpers';
+
+/*
+ * Oracles: the raw merchant, group and income rows read with plain SQL, every figure then computed here in
+ * TypeScript (money in whole cents, rounded half away from zero as docs/bi.md says), never through the code
+ * under test.
+ */
+
+let t: TestApp;
+const clients = new Map<string, Client>();
+async function as(email: string) {
+  let c = clients.get(email);
+  if (!c) {
+    c = new Client(t.app);
+    await c.signin(email);
+    clients.set(email, c);
+  }
+  return c;
+}
+
+interface Merchant {
+  id: number;
+  partner_id: number;
+  group_id: string;
+  approved_on: string;
+  closed_on: string | null;
+  sponsor_bank: string;
+  profile: string;
+  mcc: string;
+  state: string | null;
+}
+interface Group {
+  group_id: string;
+  group_name: string;
+  partner_id: number;
+}
+interface Iso {
+  id: number;
+  name: string;
+  groups: Group[];
+  merchants: Merchant[];
+}
+
+let today: string;
+let merchants: Merchant[];
+let groups: Group[];
+/** Summit (the partner user's ISO) and the ISO with the most groups besides it. */
+let isos: [Iso, Iso];
+
+const rowsOf = async <R>(q: ReturnType<typeof sql>) => (await q.execute(t.db)).rows as R[];
+const cents = (s: string) => {
+  const [whole = '0', frac = ''] = s.replace('-', '').split('.');
+  const v = BigInt(whole) * 100n + BigInt(frac.padEnd(2, '0'));
+  return s.startsWith('-') ? -v : v;
+};
+/** a ÷ n in cents, rounded half away from zero, as decimal text. */
+function perDeal(total: bigint, n: number): string {
+  const d = BigInt(n);
+  const neg = total < 0n;
+  const abs = neg ? -total : total;
+  const q = (abs * 2n + d) / (2n * d);
+  const s = `${q / 100n}.${String(q % 100n).padStart(2, '0')}`;
+  return neg && q !== 0n ? `-${s}` : s;
+}
+const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+const isOpen = (m: Merchant) => m.closed_on === null || m.closed_on > today;
+const round1 = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
+
+beforeAll(async () => {
+  t = await testApp();
+  today = (await rowsOf<{ d: string }>(sql`select current_date::text as d`))[0]?.d as string;
+  merchants = await rowsOf<Merchant>(
+    sql`select id, partner_id, group_id, approved_on::text, closed_on::text, sponsor_bank, profile, mcc, state from merchants`,
+  );
+  groups = await rowsOf<Group>(sql`select group_id, group_name, partner_id from groups`);
+  const partners = await rowsOf<{ id: number; account_name: string }>(
+    sql`select id, account_name from partners`,
+  );
+  const isoOf = (p: { id: number; account_name: string }): Iso => ({
+    id: p.id,
+    name: p.account_name,
+    groups: groups.filter((g) => g.partner_id === p.id && merchants.some((m) => m.group_id === g.group_id)),
+    merchants: merchants.filter((m) => m.partner_id === p.id),
+  });
+  const summit = partners.find((p) => p.account_name === 'Summit Payment Group');
+  if (!summit) throw new Error('no Summit Payment Group in the test data');
+  const other = partners
+    .filter((p) => p.id !== summit.id)
+    .map(isoOf)
+    .sort((a, b) => b.groups.length - a.groups.length || b.merchants.length - a.merchants.length)[0] as Iso;
+  isos = [isoOf(summit), other];
+  expect(isos[1].groups.length).toBeGreaterThan(1);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('ISO analytics', () => {
+  it('offers the partner groups with merchants, each with its ISO', async () => {
+    const res = await (await as('sales@paydesk.local')).get('/api/isoanalyticsoptions');
+    expect(res.statusCode).toBe(200);
+    const { output } = res.json() as { output: { partner: string; iso: string }[] };
+    for (const iso of isos)
+      for (const g of iso.groups) expect(output).toContainEqual({ partner: g.group_name, iso: iso.name });
+    const withMerchants = new Set(merchants.map((m) => m.group_id));
+    expect(output.length).toBe(
+      new Set(groups.filter((g) => withMerchants.has(g.group_id)).map((g) => g.group_name)).size,
+    );
+  });
+
+  for (const which of [0, 1] as const)
+    it(`computes approvals, map counts and stats of ISO ${which + 1}'s groups from the rows`, async () => {
+      const iso = isos[which];
+      const names = iso.groups.map((g) => g.group_name);
+      const start = '2020-01-01';
+      // To the current month (each deal's whole income history) and to a past month (income up to it).
+      const end = addMonths(monthStart(new Date()), which === 0 ? 0 : -18);
+      const res = await (await as('sales@paydesk.local')).post('/api/isoanalyticsdata', {
+        groups: names,
+        start,
+        end,
+      });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(isoAnalyticsAnswer.parse(body)).toEqual(body);
+      const [graph, map, stats] = body.output as [
+        { GroupLevel1Name: string; OpenDate: string; ApprovalCount: number }[],
+        { state: string; cnt: number; state_lat: number }[],
+        Record<string, unknown>[],
+      ];
+
+      const nameOf = new Map(iso.groups.map((g) => [g.group_id, g.group_name]));
+      const mine = iso.merchants.filter((m) => nameOf.has(m.group_id));
+
+      const approvals = new Map<string, number>();
+      for (const m of mine) {
+        const k = `${nameOf.get(m.group_id)}|${m.approved_on.slice(0, 7)}-01`;
+        approvals.set(k, (approvals.get(k) ?? 0) + 1);
+      }
+      expect(new Map(graph.map((g) => [`${g.GroupLevel1Name}|${g.OpenDate}`, g.ApprovalCount]))).toEqual(
+        approvals,
+      );
+
+      const states = new Map<string, number>();
+      for (const m of mine.filter((m) => isOpen(m) && m.state))
+        states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
+      expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
+      expect(map.every((s) => s.state_lat > 15 && s.state_lat < 72)).toBe(true);
+
+      const income = await rowsOf<{ merchant_id: number; net: string; payouts: string }>(
+        sql`select merchant_id, net::text, payouts::text from merchant_income
+            where partner_id = ${iso.id} and month <= ${end}::date`,
+      );
+      const endNext = addMonths(end, 1);
+      const inWindow = (m: Merchant) => m.approved_on >= start && m.approved_on < endNext;
+      const earned = (ids: Set<number>) => {
+        let net = 0n;
+        let payouts = 0n;
+        for (const i of income)
+          if (ids.has(i.merchant_id)) {
+            net += cents(i.net);
+            payouts += cents(i.payouts);
+          }
+        return { net, payouts };
+      };
+      const isoDeals = earned(new Set(iso.merchants.filter(inWindow).map((m) => m.id)));
+      const houseOfIso = perDeal(isoDeals.net - isoDeals.payouts, 1);
+
+      expect(stats.map((s) => s.groupname).sort()).toEqual([...names].sort());
+      for (const name of names) {
+        const deals = mine.filter((m) => nameOf.get(m.group_id) === name && inWindow(m));
+        const n = deals.length;
+        const dates = deals.map((d) => d.approved_on).sort();
+        const open = deals.filter(isOpen).length;
+        const { net, payouts } = earned(new Set(deals.map((d) => d.id)));
+        const row = stats.find((s) => s.groupname === name);
+        expect(row, name).toEqual({
+          groupname: name,
+          iso: iso.name,
+          first: dates[0] ?? null,
+          last: dates.at(-1) ?? null,
+          avgdaysbw: n > 1 ? round1(days(dates[0] as string, dates.at(-1) as string) / (n - 1)) : null,
+          openCount: open,
+          approvedCount: n,
+          retentionPercent: n > 0 ? round1((open * 100) / n) : null,
+          TotalIncomePerDeal: n > 0 ? perDeal(net, n) : null,
+          ISOProfitPerDeal: n > 0 ? perDeal(payouts, n) : null,
+          HouseProfitPerDeal: n > 0 ? perDeal(net - payouts, n) : null,
+          HouseProfitPerISO: houseOfIso,
+        });
+      }
+      expect(stats.some((s) => (s.approvedCount as number) > 1)).toBe(true);
+    });
+
+  it('answers every group when none is chosen', async () => {
+    const res = await (await as('sales@paydesk.local')).post('/api/isoanalyticsdata', {});
+    expect(res.statusCode).toBe(200);
+    const [, map, stats] = res.json().output;
+    const open = merchants.filter((m) => isOpen(m) && m.state).length;
+    expect(map.reduce((s: number, r: { cnt: number }) => s + r.cnt, 0)).toBe(open);
+    expect(stats.reduce((s: number, r: { approvedCount: number }) => s + r.approvedCount, 0)).toBe(
+      merchants.filter((m) => m.approved_on >= '2016-05-01').length,
+    );
+  });
+
+  it('refuses SQL text, unknown groups and bad bodies with 400, changing nothing', async () => {
+    const c = await as('sales@paydesk.local');
+    const sqlBody = await c.post('/api/isoanalyticsdata', { sql: "where GroupLevel1Name = 'x' or 1=1" });
+    expect(sqlBody.statusCode).toBe(400);
+    expect(sqlBody.json().message).toMatch(/SQL text is not accepted/);
+    for (const body of [
+      { groups: ['No Such Group'] },
+      { groups: 'Summit' },
+      { groups: [''] },
+      { start: '2016-04-01' },
+      { start: '2024-02-01', end: '2024-01-01' },
+      { groups: [], extra: 1 },
+    ]) {
+      const res = await c.post('/api/isoanalyticsdata', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.body).not.toMatch(/at .*\.ts:/);
+    }
+  });
+
+  it("shows an ISO-bound user their own ISO's groups only and refuses another's", async () => {
+    const partner = await as('partner@summitpayments.example');
+    const options = (await partner.get('/api/isoanalyticsoptions')).json().output as { iso: string }[];
+    expect(options.length).toBe(new Set(isos[0].groups.map((g) => g.group_name)).size);
+    expect(options.every((o) => o.iso === isos[0].name)).toBe(true);
+    const all = (await partner.post('/api/isoanalyticsdata', {})).json().output;
+    expect(all[2].every((s: { iso: string }) => s.iso === isos[0].name)).toBe(true);
+    const open = isos[0].merchants.filter((m) => isOpen(m) && m.state).length;
+    expect(all[1].reduce((s: number, r: { cnt: number }) => s + r.cnt, 0)).toBe(open);
+    const other = await partner.post('/api/isoanalyticsdata', { groups: [isos[1].groups[0]?.group_name] });
+    expect(other.statusCode).toBe(400);
+    expect(other.json().message).toMatch(/Unknown partner group/);
+  });
+});
+
+describe('Business Intelligence (executive calls)', () => {
+  it('answers each ISO with its deals, deal ages and shares, computed from the rows', async () => {
+    const res = await (await as('sales.admin@paydesk.local')).get('/api/exec/iso/GetAllInformation');
+    expect(res.statusCode).toBe(200);
+    const rows = res.json() as Record<string, unknown>[];
+    expect(rows.every((r) => isoInfoRow.parse(r) && r.iso_name !== '')).toBe(true);
+    for (const iso of isos) {
+      const ms = iso.merchants;
+      const dates = ms.map((m) => m.approved_on).sort();
+      const open = ms.filter(isOpen);
+      const closed = ms.filter((m) => !isOpen(m));
+      const openDays = open.map((m) => days(m.approved_on, today));
+      const closedDays = closed.map((m) => days(m.approved_on, m.closed_on as string));
+      const buckets = (list: Merchant[], to: (m: Merchant) => string) => {
+        const counts = AGE_BUCKETS.map(() => 0);
+        for (const m of list) {
+          const b = dealAgeBucket(wholeMonths(m.approved_on, to(m)));
+          counts[b] = (counts[b] ?? 0) + 1;
+        }
+        return counts.join(',');
+      };
+      const count = (f: (m: Merchant) => boolean) => ms.filter(f).length;
+      expect(rows.find((r) => r.iso_name === iso.name)).toEqual({
+        iso_name: iso.name,
+        group_id: groups
+          .filter((g) => g.partner_id === iso.id)
+          .map((g) => g.group_id)
+          .sort()
+          .join(','),
+        approved_deals: ms.length,
+        first_deal: dates[0],
+        last_deal: dates.at(-1),
+        average_days_bw_deals: round1(days(dates[0] as string, dates.at(-1) as string) / (ms.length - 1)),
+        open_deals: open.length,
+        closed_deals: closed.length,
+        open_longest: open.length ? Math.max(...openDays) : null,
+        open_shortest: open.length ? Math.min(...openDays) : null,
+        closed_longest: closed.length ? Math.max(...closedDays) : null,
+        closed_shortest: closed.length ? Math.min(...closedDays) : null,
+        open_age_set: buckets(open, () => today),
+        closed_age_set: buckets(closed, (m) => m.closed_on as string),
+        cbcal: count((m) => m.sponsor_bank === 'CBCAL'),
+        esquire: count((m) => m.sponsor_bank === 'Esquire'),
+        chesapeake: count((m) => m.sponsor_bank === 'Chesapeake'),
+        pl_count: count((m) => m.profile === 'PayLo'),
+        tr_count: count((m) => m.profile === 'Traditional'),
+        hr_count: count((m) => m.profile === 'High Risk'),
+        ns_count: count((m) => !['PayLo', 'Traditional', 'High Risk'].includes(m.profile)),
+      });
+    }
+  });
+
+  for (const which of [0, 1] as const)
+    it(`answers ISO ${which + 1}'s transactions by month and day, income and MCCs from the rows`, async () => {
+      const iso = isos[which];
+      const c = await as('sales.admin@paydesk.local');
+      // One ID with spaces and a comma list: normalized to the ISO's group IDs.
+      const ids = iso.groups.map((g) => g.group_id);
+      const groupIDs = [` ${ids[0]} `, ids.slice(1).join(' , ')].filter((s) => s.trim() !== '');
+      const mine = iso.merchants.filter((m) => ids.includes(m.group_id));
+      const byId = new Map(mine.map((m) => [m.id, m]));
+      const date = addMonths(monthStart(new Date()), -12);
+
+      const tx = await c.post('/api/exec/iso/GetTransactions', { groupIDs, date, monthly: true, mcc: 'All' });
+      expect(tx.statusCode).toBe(200);
+      const txRows = tx.json() as Record<string, number | string>[];
+      expect(txRows).toHaveLength(13);
+      const monthly = await rowsOf<{
+        merchant_id: number;
+        month: string;
+        volume: string;
+        transactions: number;
+        chargebacks: number;
+        refunds: number;
+      }>(
+        sql`select merchant_id, month::text, volume::text, transactions, chargebacks, refunds from merchant_monthly
+            where partner_id = ${iso.id} and month >= ${date}::date`,
+      );
+      for (const row of txRows) {
+        const inMonth = monthly.filter((a) => a.month === row.txn_date && byId.has(a.merchant_id));
+        const monthEnd = addMonths(row.txn_date as string, 1);
+        expect(row.txn_volume).toBeCloseTo(
+          Number(inMonth.reduce((s, a) => s + cents(a.volume), 0n)) / 100,
+          2,
+        );
+        expect(row.txn_count).toBe(inMonth.reduce((s, a) => s + a.transactions, 0));
+        expect(row.chbk_count).toBe(inMonth.reduce((s, a) => s + a.chargebacks, 0));
+        expect(row.ref_count).toBe(inMonth.reduce((s, a) => s + a.refunds, 0));
+        expect(row.active_count).toBe(inMonth.filter((a) => a.transactions > 0).length);
+        expect(row.tr_txn_count).toBe(
+          inMonth
+            .filter((a) => byId.get(a.merchant_id)?.profile === 'Traditional')
+            .reduce((s, a) => s + a.transactions, 0),
+        );
+        expect(row.mid_count).toBe(
+          mine.filter((m) => m.approved_on < monthEnd && (m.closed_on === null || m.closed_on >= monthEnd))
+            .length,
+        );
+      }
+      expect(txRows.some((r) => (r.txn_volume as number) > 0)).toBe(true);
+
+      const since = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
+      const daily = (
+        await c.post('/api/exec/iso/GetTransactions', { groupIDs, date: since, monthly: false, mcc: 'All' })
+      ).json();
+      const dayRows = await rowsOf<{ day: string; transactions: number; merchant_id: number }>(
+        sql`select day::text, transactions, merchant_id from merchant_daily where partner_id = ${iso.id} and day >= ${since}::date`,
+      );
+      expect(daily).toHaveLength(days(since, today) + 1);
+      for (const row of daily)
+        expect(row.txn_count).toBe(
+          dayRows
+            .filter((d) => d.day === row.txn_date && byId.has(d.merchant_id))
+            .reduce((s, d) => s + d.transactions, 0),
+        );
+
+      const inc = await c.post('/api/exec/iso/isoGetIncome', { groupIDs, date, mcc: 'All' });
+      expect(inc.statusCode).toBe(200);
+      const incomeRows = await rowsOf<{
+        merchant_id: number;
+        month: string;
+        gross: string;
+        net: string;
+        expenses: string;
+        payouts: string;
+      }>(
+        sql`select merchant_id, month::text, gross::text, net::text, expenses::text, payouts::text from merchant_income
+            where partner_id = ${iso.id} and month >= ${date}::date`,
+      );
+      for (const row of inc.json() as Record<string, number | string>[]) {
+        const inMonth = incomeRows.filter((i) => i.month === row.income_date && byId.has(i.merchant_id));
+        const total = (k: 'gross' | 'net' | 'expenses' | 'payouts') =>
+          Number(inMonth.reduce((s, i) => s + cents(i[k]), 0n)) / 100;
+        expect(row.gross_income).toBeCloseTo(total('gross'), 2);
+        expect(row.net_income).toBeCloseTo(total('net'), 2);
+        expect(row.expenses).toBeCloseTo(total('expenses'), 2);
+        expect(row.payouts).toBeCloseTo(total('payouts'), 2);
+        expect(row.mid_count).toBe(inMonth.length);
+      }
+
+      const mcc = (await c.post('/api/exec/iso/GetMCC', { groupIDs })).json() as {
+        mcc_code: string;
+        mcc_count: number;
+      }[];
+      const counts = new Map<string, number>();
+      for (const m of mine) counts.set(m.mcc, (counts.get(m.mcc) ?? 0) + 1);
+      expect(new Map(mcc.map((r) => [r.mcc_code, r.mcc_count]))).toEqual(counts);
+
+      // One MCC: only its merchants' months.
+      const [topMcc] = mcc;
+      const oneMcc = (
+        await c.post('/api/exec/iso/GetTransactions', {
+          groupIDs,
+          date,
+          monthly: true,
+          mcc: topMcc?.mcc_code,
+        })
+      ).json();
+      const ofMcc = new Set(mine.filter((m) => m.mcc === topMcc?.mcc_code).map((m) => m.id));
+      expect(oneMcc.reduce((s: number, r: { txn_count: number }) => s + r.txn_count, 0)).toBe(
+        monthly.filter((a) => ofMcc.has(a.merchant_id)).reduce((s, a) => s + a.transactions, 0),
+      );
+    });
+
+  it("agrees with the Financial dashboard's net income for the same ISO and months", async () => {
+    const iso = isos[1];
+    const groupIDs = groups.filter((g) => g.partner_id === iso.id).map((g) => g.group_id);
+    const date = addMonths(monthStart(new Date()), -12);
+    const admin = await as('sales.admin@paydesk.local');
+    const inc = (await admin.post('/api/exec/iso/isoGetIncome', { groupIDs, date, mcc: 'All' })).json();
+    const fin = (await admin.post('/api/findata', { filters: { partner: [iso.name] }, start: date })).json()
+      .output as { Year_Months: string; Income: string }[];
+    expect(inc.map((r: { net_income: number }) => r.net_income.toFixed(2))).toEqual(
+      fin.map((f) => Number(f.Income).toFixed(2)),
+    );
+  });
+
+  it('refuses callers without the Business Intelligence capability (403), ISO-bound users included', async () => {
+    for (const email of ['sales@paydesk.local', 'partner@summitpayments.example']) {
+      const c = await as(email);
+      expect((await c.get('/api/exec/iso/GetAllInformation')).statusCode).toBe(403);
+      const groupIDs = [isos[0].groups[0]?.group_id];
+      const bodies: [string, unknown][] = [
+        ['GetTransactions', { groupIDs, date: '2025-01-01', monthly: true }],
+        ['isoGetIncome', { groupIDs, date: '2025-01-01' }],
+        ['GetMCC', { groupIDs }],
+      ];
+      for (const [path, body] of bodies)
+        expect((await c.post(`/api/exec/iso/${path}`, body)).statusCode, `${email} ${path}`).toBe(403);
+    }
+  });
+
+  it('refuses SQL text, unknown group IDs or MCCs and bad bodies with 400', async () => {
+    const c = await as('sales.admin@paydesk.local');
+    const id = isos[0].groups[0]?.group_id as string;
+    const cases: [string, unknown][] = [
+      ['GetMCC', { groupIDs: [id], sql: 'select 1' }],
+      ['GetMCC', { groupIDs: ['999999999'] }],
+      ['GetMCC', { groupIDs: [] }],
+      ['GetMCC', { groupIDs: id }],
+      ['GetMCC', { groupIDs: ["1' or '1'='1"] }],
+      ['GetTransactions', { groupIDs: [id], date: '2025-01-01' }],
+      ['GetTransactions', { groupIDs: [id], date: '2025-13-01', monthly: true }],
+      ['GetTransactions', { groupIDs: [id], date: '2025-01-01', monthly: false }],
+      ['GetTransactions', { groupIDs: [id], date: '2025-01-01', monthly: true, mcc: '0000' }],
+      ['isoGetIncome', { groupIDs: [id], date: 'yesterday' }],
+      ['isoGetIncome', { groupIDs: [id], date: '2025-01-01', mcc: "5812' --" }],
+    ];
+    for (const [path, body] of cases) {
+      const res = await c.post(`/api/exec/iso/${path}`, body);
+      expect(res.statusCode, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.json().message).toBeTruthy();
+    }
+  });
+});
