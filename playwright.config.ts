@@ -6,9 +6,10 @@ import { E2E_PASSWORD } from './web/e2e/constants';
 
 /** The browser tests drive the built app, served by the real server on a fresh embedded database. */
 const port = Number(process.env.E2E_PORT ?? 3199);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-'));
-// The demo users' signed-in sessions, saved once by the `sessions` project (web/e2e/sessions.setup.ts). Set
-// here in the runner so the workers, which load this file again, inherit the same folder.
+// The server's embedded database (about 700 MB once seeded) and the demo users' signed-in sessions, saved once
+// by the `sessions` project (web/e2e/sessions.setup.ts). Made here in the runner so the workers, which load this
+// file again, inherit the same folders instead of making empty ones; web/e2e/teardown.ts removes both.
+const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-')));
 process.env.E2E_SESSIONS_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-sessions-'));
 
 export default defineConfig({
@@ -21,6 +22,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   outputDir: 'test-results',
+  globalTeardown: './web/e2e/teardown.ts',
   projects: [
     { name: 'sessions', testMatch: /sessions\.setup\.ts$/ },
     { name: 'browser', dependencies: ['sessions'] },

@@ -114,6 +114,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `create index pci_merchants_fee on pci_merchants (pci_fee, merchant_id) where merchant_status = ''`,
     `create index pci_merchants_due on pci_merchants (due_date, merchant_id) where merchant_status = ''`,
     `create index pci_merchants_achieved on pci_merchants (achieved_date, merchant_id) where merchant_status = ''`,
+    // The toolkit orders a column descending with the tiebreak still ascending (`desc nulls last, merchant_id`):
+    // a backward scan of the ascending index gives the tiebreak descending, and with most fees equal the whole
+    // table was sorted (120 ms at the large scale).
+    `create index pci_merchants_noncomp_fee_desc on pci_merchants (pci_noncomp_fee desc nulls last, merchant_id)
+       where merchant_status = ''`,
+    `create index pci_merchants_fee_desc on pci_merchants (pci_fee desc nulls last, merchant_id) where merchant_status = ''`,
+    `create index pci_merchants_due_desc on pci_merchants (due_date desc nulls last, merchant_id) where merchant_status = ''`,
+    `create index pci_merchants_achieved_desc on pci_merchants (achieved_date desc nulls last, merchant_id)
+       where merchant_status = ''`,
     // A month's billing and commissions are answered from a cache (platform/answerCache.ts) kept per version of
     // the tables they read.
     `insert into answer_versions (name) values ('pci_billing')`,
