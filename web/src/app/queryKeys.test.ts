@@ -6,6 +6,7 @@ import {
   financialKeys,
   jobKeys,
   partnerKeys,
+  pciKeys,
   processingKeys,
   reportKeys,
   salesKeys,
@@ -98,6 +99,20 @@ const areas = {
       bonusKeys.windows(),
       bonusKeys.equipmentList(),
       bonusKeys.logs(),
+    ],
+  ],
+  pci: [
+    pciKeys,
+    [
+      pciKeys.tables(),
+      pciKeys.table('billing'),
+      pciKeys.page('billing', body),
+      pciKeys.preview('billing', body),
+      pciKeys.billingRun(2026, 10),
+      pciKeys.partners(),
+      pciKeys.config(),
+      pciKeys.configList('fees'),
+      pciKeys.filterSource(1),
     ],
   ],
 } as const;
