@@ -1,10 +1,11 @@
-import { Alert, Button, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Collapse, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   hasPermission,
   MONTH_NAMES,
   PCI_ACH_FILE,
   PCI_EXPORT_FILES,
+  type PciSkippedMerchant,
   pciBillingTable,
   pciCommissionsTable,
   pciEndpoints,
@@ -163,27 +164,7 @@ function BillingRun({ month }: { month: Month }) {
           {recorded ? `Download ${PCI_ACH_FILE} again` : 'Run ACH Billing File'}
         </Button>
       </Group>
-      {recorded && recorded.skipped.length > 0 && (
-        <Alert
-          color="orange"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
-          title={`${recorded.skipped.length} merchant${recorded.skipped.length === 1 ? ' was' : 's were'} left out of the file and not billed`}
-        >
-          <List size="sm" spacing={2}>
-            {recorded.skipped.slice(0, 20).map((s) => (
-              <List.Item key={s.mid}>
-                {s.mid} {s.dba_name}: {s.reason}
-              </List.Item>
-            ))}
-          </List>
-          {recorded.skipped.length > 20 && (
-            <Text fz="sm" mt={4}>
-              …and {recorded.skipped.length - 20} more.
-            </Text>
-          )}
-        </Alert>
-      )}
+      {recorded && recorded.skipped.length > 0 && <SkippedMerchants skipped={recorded.skipped} />}
       {failure && !asking && (
         <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setFailure(null)}>
           {failure}
@@ -217,6 +198,33 @@ function BillingRun({ month }: { month: Month }) {
         </Stack>
       </Modal>
     </Stack>
+  );
+}
+
+/** Merchants due a fee but left out of the file (bad or missing bank numbers): listed on demand. */
+function SkippedMerchants({ skipped }: { skipped: readonly PciSkippedMerchant[] }) {
+  const [open, setOpen] = useState(false);
+  const count = skipped.length;
+  return (
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      title={`${count} merchant${count === 1 ? ' was' : 's were'} left out of the file and not billed: their T/R or DDA is missing or wrong`}
+    >
+      <Button variant="subtle" color="orange" size="compact-sm" onClick={() => setOpen((o) => !o)}>
+        {open ? 'Hide them' : 'Show them'}
+      </Button>
+      <Collapse expanded={open}>
+        <List size="sm" spacing={2} mt={4}>
+          {skipped.map((s) => (
+            <List.Item key={s.mid}>
+              {s.mid} {s.dba_name}: {s.reason}
+            </List.Item>
+          ))}
+        </List>
+      </Collapse>
+    </Alert>
   );
 }
 

@@ -271,6 +271,7 @@ function FrequencyExceptions({ canEdit }: { canEdit: boolean }) {
             <Select
               size="xs"
               w={200}
+              label="Billing type"
               aria-label={`Billing type exception ${n} billing type`}
               placeholder="Billing type"
               data={PCI_FREQUENCIES.map((f) => ({ value: f, label: flagLabel(f) }))}
@@ -444,6 +445,7 @@ function FeeExceptions({ canEdit }: { canEdit: boolean }) {
               <Select
                 size="xs"
                 w={220}
+                label="Flag"
                 aria-label={`Fee exception ${n} flag`}
                 placeholder="Flag"
                 data={PCI_FLAGS.map((f) => ({ value: f, label: flagLabel(f) }))}
@@ -454,6 +456,7 @@ function FeeExceptions({ canEdit }: { canEdit: boolean }) {
               <TextInput
                 size="xs"
                 w={110}
+                label="Amount"
                 aria-label={`Fee exception ${n} amount`}
                 placeholder="Amount"
                 inputMode="decimal"
@@ -465,6 +468,7 @@ function FeeExceptions({ canEdit }: { canEdit: boolean }) {
               <TextInput
                 size="xs"
                 w={110}
+                label="ISO Cost"
                 aria-label={`Fee exception ${n} ISO cost`}
                 placeholder="ISO Cost"
                 inputMode="decimal"

@@ -79,7 +79,7 @@ export function ExceptionGroups<G extends { key: number; filters: FilterDraft[] 
           <Paper key={group.key} withBorder p="sm" radius="md" aria-label={`${noun} ${n}`} role="group">
             <Group justify="space-between" mb="xs" align="flex-end">
               <Group gap="sm" align="flex-end">
-                <Text fw={600} fz="sm" w={110}>
+                <Text fw={600} fz="sm" style={{ whiteSpace: 'nowrap' }} pb={6}>
                   {noun} {n}
                 </Text>
                 {outcome(group, (next) => replace(i, next), n)}
@@ -90,9 +90,10 @@ export function ExceptionGroups<G extends { key: number; filters: FilterDraft[] 
                   color="red"
                   size="xs"
                   leftSection={<IconTrash size={14} />}
+                  aria-label={`Remove ${noun.toLowerCase()} ${n}`}
                   onClick={() => onChange(groups.filter((_, j) => j !== i))}
                 >
-                  Remove {noun.toLowerCase()} {n}
+                  Remove exception
                 </Button>
               )}
             </Group>
@@ -115,9 +116,10 @@ export function ExceptionGroups<G extends { key: number; filters: FilterDraft[] 
                     variant="subtle"
                     size="xs"
                     leftSection={<IconPlus size={14} />}
+                    aria-label={`Add filter to ${noun.toLowerCase()} ${n}`}
                     onClick={() => setFilters([...group.filters, emptyFilter()])}
                   >
-                    Add filter to {noun.toLowerCase()} {n}
+                    Add filter
                   </Button>
                 </Group>
               )}
