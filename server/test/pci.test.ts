@@ -1,6 +1,7 @@
 import { PCI_MESSAGES, pciEndpoints } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPciIfMissing } from '../src/db/seed/pci';
 import { decryptPii, encryptPii } from '../src/platform/pii';
 import { addUser, Client, type TestApp, testApp } from './helpers';
 
@@ -15,6 +16,32 @@ let finance: Client; // finance.admin: every PCI capability
 let sales: Client; // no PCI capability
 let partner: Client; // bound to Summit Payment Group
 let restricted: Client; // pci_restricted only
+let seeded: string; // the seed's PCI data as first loaded (see the last test)
+
+/** The seed's PCI data in a comparable form (bank numbers decrypted: their stored text differs each time). */
+async function pciSnapshot() {
+  const merchants = await t.db.selectFrom('pci_merchants').selectAll().orderBy('mid').execute();
+  const billing = await sql<Record<string, unknown>>`select month::text, mid, billing_flag, amount::text,
+      iso_cost::text, iso_rev_share::text, amount_due::text, created_date::text, processed_date::text
+    from pci_billing where month < date_trunc('month', now())::date order by month, mid`.execute(t.db);
+  const runs = await sql<Record<string, unknown>>`select month::text, entries, total_debit::text, skipped
+    from pci_billing_runs where month < date_trunc('month', now())::date order by month`.execute(t.db);
+  return JSON.stringify({
+    merchants: merchants.map((m) => [
+      m.mid,
+      m.pci_compliant,
+      m.achieved_date,
+      m.due_date,
+      m.merchant_status,
+      m.aba_number && decryptPii(m.aba_number),
+      m.dda_number && decryptPii(m.dda_number),
+      m.billing_type,
+      m.pci_fee,
+    ]),
+    billing: billing.rows,
+    runs: runs.rows,
+  });
+}
 
 const now = new Date();
 const thisMonth = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
@@ -35,6 +62,7 @@ beforeAll(async () => {
   await addUser(t.db, 'pci.viewer@paydesk.local', 'finance', { capabilities: ['pci_restricted'] });
   restricted = new Client(t.app);
   await restricted.signin('pci.viewer@paydesk.local');
+  seeded = await pciSnapshot();
 });
 afterAll(async () => {
   await t?.close();
@@ -175,6 +203,13 @@ describe('the billing run', () => {
     if (next.month !== thisMonth.month)
       expect((await finance.post('/api/pci/GetACHBilling', next)).json().message).toMatch(/not started/);
     expect((await finance.post('/api/pci/GetBilling', { year: 2021, month: 5 })).statusCode).toBe(400);
+    // A month long past that was never run is not billed now.
+    const old = await finance.post('/api/pci/GetACHBilling', { year: 2022, month: 1 });
+    expect(old.statusCode).toBe(400);
+    expect(old.json().message).toMatch(/current or the previous month/);
+    expect(
+      await t.db.selectFrom('pci_billing_runs').select('id').where('month', '=', '2022-01-01').execute(),
+    ).toEqual([]);
   });
 
   it('writes a valid NACHA file that matches the billing rows; a second run answers the same file', async () => {
@@ -553,6 +588,25 @@ describe('old merchants', () => {
       aba_number: string;
     }[];
     expect(masked.find((m) => m.mid === mid)?.aba_number).toBe('•••••0021');
+  });
+});
+
+describe('the seed', () => {
+  // Last: it empties the PCI tables.
+  it('adds PCI data to a demo database without it, the same for the same seed and day', async () => {
+    expect(await seedPciIfMissing(t.db)).toBeNull();
+    for (const table of [
+      'pci_billing',
+      'pci_billing_runs',
+      'pci_merchants',
+      'pci_fees',
+      'pci_frequencies',
+      'pci_rev_shares',
+    ] as const)
+      await t.db.deleteFrom(table).execute();
+    const report = await seedPciIfMissing(t.db);
+    expect(report?.merchants).toBeGreaterThan(0);
+    expect(await pciSnapshot()).toBe(seeded);
   });
 });
 

@@ -1,10 +1,12 @@
 import {
+  addMonths,
   amountDue,
   billFor,
   formatMoney,
   isBusinessDay,
   MONTH_NAMES,
   type Money,
+  monthStart,
   type NachaEntry,
   type NachaOriginator,
   nachaFile,
@@ -22,6 +24,7 @@ import { sql } from 'kysely';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connect';
 import { audit } from '../../platform/audit';
+import { badRequest } from '../../platform/errors';
 import { decryptPii } from '../../platform/pii';
 import { loadPciConfig, loadRevShares, type MerchantRecord, merchantRecords } from './engine';
 
@@ -145,6 +148,11 @@ export async function runPciBilling(
   }
 
   const now = options.now ?? new Date();
+  // A month long past is never billed now: its file would debit today's merchants for fees of then.
+  if (month < addMonths(monthStart(now), -1))
+    throw badRequest(
+      'Only the current or the previous month can be billed; earlier months answer the file of their run',
+    );
   const today = now.toISOString().slice(0, 10);
   const [config, shares, merchants] = await Promise.all([
     loadPciConfig(db),
