@@ -200,8 +200,11 @@ test.describe('PCI Compliance with every PCI capability (admin)', () => {
     await expect(page.getByRole('combobox', { name: `Fee exception ${n} filter 1 operator` })).toHaveValue(
       'In',
     );
-    await page.getByLabel(`Fee exception ${n} filter 1 values`).click();
-    const option = page.getByRole('option').first();
+    await page.getByRole('combobox', { name: `Fee exception ${n} filter 1 values` }).click();
+    const option = page
+      .getByRole('listbox', { name: `Fee exception ${n} filter 1 values` })
+      .getByRole('option')
+      .first();
     const value = (await option.innerText()).split(' · ')[0]?.trim() ?? '';
     await option.click();
     await page.keyboard.press('Escape');
