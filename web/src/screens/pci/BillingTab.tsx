@@ -1,4 +1,4 @@
-import { Alert, Button, Collapse, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Collapse, Group, List, Modal, Progress, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   hasPermission,
@@ -178,9 +178,12 @@ function BillingRun({ month }: { month: Month }) {
             once: running it again downloads the same file.
           </Text>
           {running && (
-            <Text fz="sm" c="dimmed" role="status">
-              Billing the month and writing the file… this can take a few seconds.
-            </Text>
+            <Stack gap={4} role="status">
+              <Progress value={100} striped animated aria-label="Billing the month" />
+              <Text fz="sm" c="dimmed">
+                Billing the month and writing the file… this can take a few seconds.
+              </Text>
+            </Stack>
           )}
           {failure && (
             <Alert color="red" variant="light" role="alert">
@@ -254,6 +257,7 @@ export function CommissionsTab() {
               'Commissions appear once the month is billed, for ISOs with a PCI rev share in effect.',
           }}
           exportFile={PCI_EXPORT_FILES.commissions}
+          cells={{ iso_rev_share: (row) => `${String(row.iso_rev_share)}%` }}
         />
       )}
     </>
