@@ -232,6 +232,68 @@ test.describe('PCI Compliance with every PCI capability (admin)', () => {
     await expect(page.getByRole('group', { name: /^Fee exception \d+$/ })).toHaveCount(n);
   });
 
+  test('Config › Billing Types: the default saved; a date filter offers the date operators, Between takes two dates', async ({
+    page,
+  }) => {
+    type Frequency = {
+      id: number;
+      frequency: string;
+      filter_id: number;
+      filter_value: string;
+      filter_operator_id: number;
+      frequency_group: number;
+    };
+    const stored = await api<Frequency[]>(page.request, pciPaths.getFrequencies);
+    const n = new Set(stored.map((f) => f.frequency_group)).size + 1;
+    await page.goto('/pci?tab=config');
+    await expect(page.getByRole('tab', { name: 'Billing Types' })).toHaveAttribute('aria-selected', 'true');
+
+    await choose(page, 'Default billing type', 'ANF · Annual Fee');
+    await page.getByRole('button', { name: 'Save default' }).click();
+    await expect(page.getByText(PCI_MESSAGES.saved)).toBeVisible();
+    expect(await api<{ frequency: string }[]>(page.request, pciPaths.getDefaultFrequencies)).toEqual([
+      { frequency: 'ANF' },
+    ]);
+    await choose(page, 'Default billing type', 'MTF · Monthly Fee');
+    await page.getByRole('button', { name: 'Save default' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await api<{ frequency: string }[]>(page.request, pciPaths.getDefaultFrequencies))[0]?.frequency,
+      )
+      .toBe('MTF');
+
+    await page.getByRole('button', { name: 'Add billing type exception' }).click();
+    await choose(page, `Billing type exception ${n} billing type`, 'ANF · Annual Fee');
+    const opened = PCI_FILTERS.find((f) => f.field_type === 'date');
+    await choose(page, `Billing type exception ${n} filter 1 field`, opened?.alias ?? 'Date Opened');
+    await page.getByRole('combobox', { name: `Billing type exception ${n} filter 1 operator` }).click();
+    await expect(page.getByRole('option')).toHaveText(['Before', 'On or After', 'Between']);
+    await page.getByRole('option', { name: 'Between', exact: true }).click();
+    await page.getByLabel(`Billing type exception ${n} filter 1 from`).fill('2024-01-01');
+    await page.getByLabel(`Billing type exception ${n} filter 1 to`).fill('2024-06-30');
+    await page.getByRole('button', { name: 'Save billing type exceptions' }).click();
+    await expect(
+      page.getByRole('region', { name: 'Billing type exceptions' }).getByText(PCI_MESSAGES.saved),
+    ).toBeVisible();
+    const saved = await api<Frequency[]>(page.request, pciPaths.getFrequencies);
+    expect(saved.filter((f) => f.frequency_group === n)).toEqual([
+      expect.objectContaining({
+        frequency: 'ANF',
+        filter_id: opened?.id,
+        filter_operator_id: 5,
+        filter_value: '2024-01-01|2024-06-30',
+      }),
+    ]);
+
+    // Removed again, as a user would: remove the group and save.
+    await page.getByRole('button', { name: `Remove billing type exception ${n}` }).click();
+    await page.getByRole('button', { name: 'Save billing type exceptions' }).click();
+    await expect
+      .poll(async () => (await api<Frequency[]>(page.request, pciPaths.getFrequencies)).length)
+      .toBe(stored.length);
+  });
+
   test('Config › Rev Shares: a share added, then deleted after "Are you sure?"', async ({ page }) => {
     const shares = await api<PciRevShare[]>(page.request, pciPaths.getPciRevShares);
     const partners = await api<{ iso_name: string }[]>(page.request, pciPaths.getPartners);

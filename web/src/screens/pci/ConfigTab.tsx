@@ -86,7 +86,7 @@ export function ConfigTab() {
 
 function Section({ title, children, hint }: { title: string; children: ReactNode; hint?: string }) {
   return (
-    <Stack gap="xs" mb="xl">
+    <Stack gap="xs" mb="xl" role="region" aria-label={title}>
       <div>
         <Title order={4}>{title}</Title>
         {hint && (
