@@ -287,7 +287,7 @@ test.describe('PCI Compliance with every PCI capability (admin)', () => {
     ]);
 
     // Removed again, as a user would: remove the group and save.
-    await page.getByRole('button', { name: `Remove billing type exception ${n}` }).click();
+    await page.getByRole('button', { name: `Remove billing type exception ${n}`, exact: true }).click();
     await page.getByRole('button', { name: 'Save billing type exceptions' }).click();
     await expect
       .poll(async () => (await api<Frequency[]>(page.request, pciPaths.getFrequencies)).length)
