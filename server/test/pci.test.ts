@@ -233,6 +233,7 @@ describe('the billing run', () => {
     const first = await finance.post('/api/pci/GetACHBilling', thisMonth);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.headers['content-disposition']).toContain('ACHBilling.txt');
+    expect(first.headers['x-pci-run']).toBe('created');
     const { entries, debits } = readNacha(first.body);
     expect(entries.length).toBeGreaterThan(0);
     for (const e of entries) expect(checkDigitOk(e.routing), e.routing).toBe(true);
@@ -280,6 +281,8 @@ describe('the billing run', () => {
     const second = await finance.post('/api/pci/GetACHBilling', thisMonth);
     expect(second.statusCode).toBe(200);
     expect(second.body).toBe(first.body);
+    expect(second.headers['x-pci-run']).toBe('existing');
+    expect(Number(second.headers['x-pci-skipped'])).toBe(report.run.skipped.length);
     const after = await t.db
       .selectFrom('pci_billing')
       .select(sql<number>`count(*)::int`.as('n'))

@@ -314,7 +314,10 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
           .header('content-type', 'text/plain; charset=us-ascii')
           .header('content-disposition', `attachment; filename="${PCI_ACH_FILE}"`)
           .header('cache-control', 'no-store')
+          // What the screen reports at once; the run's full report is /api/app/pci/billingRun.
           .header('x-pci-run', outcome.created ? 'created' : 'existing')
+          .header('x-pci-entries', String(outcome.run.entries))
+          .header('x-pci-skipped', String(outcome.run.skipped.length))
           .send(
             Readable.from(
               (function* () {
