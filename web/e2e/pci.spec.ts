@@ -77,6 +77,11 @@ test.describe('PCI Compliance with every PCI capability (admin)', () => {
     await settled(page, 'PCI billing');
     expect(await tableTotal(page)).toBe(rows.length);
     await expect(page.getByTestId('pci-billing-run')).toContainText('Billed ');
+
+    // A month long past that was never run cannot be billed now (the server refuses it too).
+    await pickMonth(page, { year: 2022, month: 1 });
+    await expect(page.getByTestId('pci-billing-run')).toContainText('Only the current or the previous month');
+    await expect(page.getByRole('button', { name: 'Run ACH Billing File' })).toBeDisabled();
   });
 
   test('Run ACH Billing File: a valid NACHA file downloads, the billing reloads, a second run gives the same file', async ({

@@ -20,7 +20,7 @@ import { pciKeys } from '../../app/queryKeys';
 import { useSessionUser } from '../../app/session';
 import { formatCell } from '../../components/format';
 import { PciTable } from './PciTable';
-import { billingYears, type ChosenMonth, chosenMonth, monthLabel } from './pciMonth';
+import { billableNow, billingYears, type ChosenMonth, chosenMonth, monthLabel } from './pciMonth';
 
 type Month = { year: number; month: number };
 
@@ -124,6 +124,7 @@ function BillingRun({ month }: { month: Month }) {
     queryFn: () => call(pciEndpoints.billingRun, month),
   });
   const recorded = run.data?.run ?? null;
+  const billable = billableNow(month, new Date());
 
   const start = async () => {
     setRunning(true);
@@ -153,13 +154,15 @@ function BillingRun({ month }: { month: Month }) {
             ? 'Looking up the month’s billing run…'
             : recorded
               ? `Billed ${formatCell('datetime', recorded.created_at)} by ${recorded.created_by}: ${recorded.entries} debits, ${formatCell('money', recorded.total_debit)} in all.`
-              : `${monthLabel(month)} has not been billed yet.`}
+              : billable
+                ? `${monthLabel(month)} has not been billed yet.`
+                : `${monthLabel(month)} has no billing run. Only the current or the previous month can be billed.`}
         </Text>
         <Button
           leftSection={<IconFileDollar size={16} />}
           onClick={() => (recorded ? void start() : setAsking(true))}
           loading={running && !asking}
-          disabled={run.isPending}
+          disabled={run.isPending || (!recorded && !billable)}
         >
           {recorded ? `Download ${PCI_ACH_FILE} again` : 'Run ACH Billing File'}
         </Button>

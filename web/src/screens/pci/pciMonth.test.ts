@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingYears, chosenMonth, monthLabel } from './pciMonth';
+import { billableNow, billingYears, chosenMonth, monthLabel } from './pciMonth';
 
 const today = new Date(2026, 10, 23);
 
@@ -28,5 +28,16 @@ describe('billing month choice', () => {
 
   it('names a month', () => {
     expect(monthLabel({ year: 2026, month: 10 })).toBe('October 2026');
+  });
+});
+
+describe('which months a run may bill', () => {
+  it('the current month and the previous one, across a new year too', () => {
+    expect(billableNow({ year: 2026, month: 11 }, today)).toBe(true);
+    expect(billableNow({ year: 2026, month: 10 }, today)).toBe(true);
+    expect(billableNow({ year: 2026, month: 9 }, today)).toBe(false);
+    expect(billableNow({ year: 2026, month: 12 }, today)).toBe(false);
+    expect(billableNow({ year: 2025, month: 12 }, new Date(2026, 0, 5))).toBe(true);
+    expect(billableNow({ year: 2025, month: 11 }, new Date(2026, 0, 5))).toBe(false);
   });
 });

@@ -31,3 +31,13 @@ export function chosenMonth(params: URLSearchParams, today: Date): ChosenMonth {
 export function monthLabel({ year, month }: { year: number; month: number }): string {
   return `${MONTH_NAMES[month - 1] ?? month} ${year}`;
 }
+
+/**
+ * Whether a month that has no run yet may be billed today: the current month or the previous one (a late run).
+ * The server refuses earlier months; a month still to come is not billed ahead either.
+ */
+export function billableNow({ year, month }: { year: number; month: number }, today: Date): boolean {
+  const chosen = year * 12 + (month - 1);
+  const current = today.getFullYear() * 12 + today.getMonth();
+  return chosen === current || chosen === current - 1;
+}
