@@ -7,6 +7,7 @@ import {
   jobKeys,
   leadsKeys,
   partnerKeys,
+  pciKeys,
   processingKeys,
   reportKeys,
   salesKeys,
@@ -113,6 +114,20 @@ const areas = {
       leadsKeys.checks('00Q5e00000ABCDE'),
       leadsKeys.approval('00Q5e00000ABCDE'),
       leadsKeys.link('tok'),
+    ],
+  ],
+  pci: [
+    pciKeys,
+    [
+      pciKeys.tables(),
+      pciKeys.table('billing'),
+      pciKeys.page('billing', body),
+      pciKeys.preview('billing', body),
+      pciKeys.billingRun(2026, 10),
+      pciKeys.partners(),
+      pciKeys.config(),
+      pciKeys.configList('fees'),
+      pciKeys.filterSource(1),
     ],
   ],
 } as const;

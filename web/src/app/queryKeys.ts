@@ -111,6 +111,23 @@ export const biKeys = {
 };
 
 /**
+ * PCI compliance: each table's pages and export preview, a month's billing run, the Config tab's lists (a save
+ * invalidates `config`) and the filter sources an exception chooses values from.
+ */
+export const pciKeys = {
+  all: ['pci'] as const,
+  tables: () => [...pciKeys.all, 'table'] as const,
+  table: (table: string) => [...pciKeys.tables(), table] as const,
+  page: (table: string, body: object) => [...pciKeys.table(table), 'page', body] as const,
+  preview: (table: string, body: object) => [...pciKeys.table(table), 'preview', body] as const,
+  billingRun: (year: number, month: number) => [...pciKeys.all, 'billingRun', { year, month }] as const,
+  partners: () => [...pciKeys.all, 'partners'] as const,
+  config: () => [...pciKeys.all, 'config'] as const,
+  configList: (list: string) => [...pciKeys.config(), list] as const,
+  filterSource: (filterId: number) => [...pciKeys.all, 'filterSource', filterId] as const,
+};
+
+/**
  * Bonus & Clawback: a window's bonuses, extra bonuses and clawbacks, a row's matches, activation, the
  * specifications and the activity log. A mark or a note invalidates the rows; a specification change its
  * lists and the log.

@@ -19,6 +19,7 @@ import {
   IconReceiptRefund,
   IconReportAnalytics,
   IconReportMoney,
+  IconShieldCheck,
   IconTrophy,
   IconUserPlus,
   IconUsers,
@@ -123,6 +124,15 @@ export const SCREENS: readonly Screen[] = [
     access: 'protected',
     menu: { label: 'ACH Returns', icon: IconReceiptRefund, order: 72 },
     component: lazy(() => import('../screens/ach/AchScreen')),
+  },
+  {
+    // Everyone signed in reads the PCI merchants, billing and commissions (partner staff their ISO's only, by
+    // the server); the restricted tabs, the billing run, fee editing and old-merchant editing need the PCI
+    // capabilities, which the screen and the /api/pci calls check.
+    path: '/pci',
+    access: 'protected',
+    menu: { label: 'PCI Compliance', icon: IconShieldCheck, order: 76 },
+    component: lazy(() => import('../screens/pci/PciScreen')),
   },
   {
     // Everyone signed in reads bonuses (partner staff their ISO's only, by the server); marking rows and editing
