@@ -9,7 +9,8 @@ const port = Number(process.env.E2E_PORT ?? 3199);
 // The server's embedded database (about 700 MB once seeded) and the demo users' signed-in sessions, saved once
 // by the `sessions` project (web/e2e/sessions.setup.ts). Made here in the runner so the workers, which load this
 // file again, inherit the same folders instead of making empty ones; web/e2e/teardown.ts removes both.
-const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-')));
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-'));
+const dataDir: string = process.env.E2E_DATA_DIR;
 process.env.E2E_SESSIONS_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-sessions-'));
 
 export default defineConfig({
