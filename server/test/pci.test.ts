@@ -1,6 +1,7 @@
 import { PCI_MESSAGES, pciEndpoints } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchantRecordPages } from '../src/areas/pci/engine';
 import { seedPciIfMissing } from '../src/db/seed/pci';
 import { decryptPii, encryptPii } from '../src/platform/pii';
 import { addUser, Client, type TestApp, testApp } from './helpers';
@@ -619,3 +620,20 @@ function groupsOf(rows: { fee_group: number }[]) {
   for (const r of rows) groups.set(r.fee_group, [...(groups.get(r.fee_group) ?? []), r]);
   return [...groups.values()];
 }
+
+describe('the billing run’s pages of merchants', () => {
+  it('hand over every open merchant once, in MID order, whatever the page size', async () => {
+    const { rows } = await sql<{ mid: string }>`select mid from pci_merchants where merchant_status = ''
+      order by mid`.execute(t.db);
+    expect(rows.length).toBeGreaterThan(7);
+    const seen: string[] = [];
+    let pages = 0;
+    for await (const page of merchantRecordPages(t.db, { openOnly: true }, 7)) {
+      pages++;
+      expect(page.length).toBeLessThanOrEqual(7);
+      seen.push(...page.map((m) => m.mid));
+    }
+    expect(seen).toEqual(rows.map((r) => r.mid));
+    expect(pages).toBe(Math.ceil(rows.length / 7));
+  });
+});

@@ -26,7 +26,7 @@ import type { Db } from '../../db/connect';
 import { audit } from '../../platform/audit';
 import { badRequest } from '../../platform/errors';
 import { decryptPii } from '../../platform/pii';
-import { loadPciConfig, loadRevShares, type MerchantRecord, merchantRecords } from './engine';
+import { loadPciConfig, loadRevShares, type MerchantRecord, merchantRecordPages } from './engine';
 
 /**
  * The month's billing run (spec §4; docs/pci.md): bills every merchant open for PCI billing what the engine
@@ -154,11 +154,8 @@ export async function runPciBilling(
       'Only the current or the previous month can be billed; earlier months answer the file of their run',
     );
   const today = now.toISOString().slice(0, 10);
-  const [config, shares, merchants] = await Promise.all([
-    loadPciConfig(db),
-    loadRevShares(db),
-    merchantRecords(db, { openOnly: true }),
-  ]);
+  const [config, shares] = await Promise.all([loadPciConfig(db), loadRevShares(db)]);
+  const merchants = merchantRecordPages(db, { openOnly: true });
   const { file, entries, total, skipped, createdAt } = await writeRun(db, {
     month,
     createdAt: now,
@@ -210,7 +207,8 @@ export async function writeRun(
     createdAt: Date;
     effectiveDate: string;
     createdBy: string;
-    merchants: readonly MerchantRecord[];
+    /** The merchants, all at once (the seed) or a page at a time (the run). */
+    merchants: readonly MerchantRecord[] | AsyncIterable<readonly MerchantRecord[]>;
     config: PciConfig;
     shares: readonly RevShare[];
     originator: NachaOriginator;
@@ -233,30 +231,34 @@ export async function writeRun(
     revShare: [] as (string | null)[],
     due: [] as (string | null)[],
   };
-  for (const m of merchants) {
-    const bill = billFor(m, config, month);
-    if (!bill) continue;
-    const bank = bankProblem(m.aba_number, m.dda_number);
-    if ('problem' in bank) {
-      skipped.push({ mid: m.mid, dba_name: m.dba_name, reason: bank.problem });
-      continue;
+  const pages: AsyncIterable<readonly MerchantRecord[]> | Iterable<readonly MerchantRecord[]> =
+    Symbol.asyncIterator in merchants ? merchants : [merchants];
+  for await (const page of pages) {
+    for (const m of page) {
+      const bill = billFor(m, config, month);
+      if (!bill) continue;
+      const bank = bankProblem(m.aba_number, m.dda_number);
+      if ('problem' in bank) {
+        skipped.push({ mid: m.mid, dba_name: m.dba_name, reason: bank.problem });
+        continue;
+      }
+      entries.push({
+        routing: bank.routing,
+        account: bank.account,
+        amount: bill.amount,
+        id: m.mid,
+        name: m.dba_name,
+      });
+      const share = revShareOn(shares, m.iso_name, today);
+      rows.merchant.push(m.merchant_id);
+      rows.partner.push(m.partner_id);
+      rows.mid.push(m.mid);
+      rows.flag.push(bill.flag);
+      rows.amount.push(toDecimalString(bill.amount));
+      rows.isoCost.push(toDecimalString(bill.isoCost));
+      rows.revShare.push(share?.rev_share ?? null);
+      rows.due.push(share ? toDecimalString(amountDue(bill.amount, share.rev_share, bill.isoCost)) : null);
     }
-    entries.push({
-      routing: bank.routing,
-      account: bank.account,
-      amount: bill.amount,
-      id: m.mid,
-      name: m.dba_name,
-    });
-    const share = revShareOn(shares, m.iso_name, today);
-    rows.merchant.push(m.merchant_id);
-    rows.partner.push(m.partner_id);
-    rows.mid.push(m.mid);
-    rows.flag.push(bill.flag);
-    rows.amount.push(toDecimalString(bill.amount));
-    rows.isoCost.push(toDecimalString(bill.isoCost));
-    rows.revShare.push(share?.rev_share ?? null);
-    rows.due.push(share ? toDecimalString(amountDue(bill.amount, share.rev_share, bill.isoCost)) : null);
   }
 
   const monthName = MONTH_NAMES[Number(month.slice(5, 7)) - 1] ?? '';

@@ -91,10 +91,13 @@ export interface MerchantRecord extends PciMerchantFacts {
   dda_number: string | null;
 }
 
-/** The merchants' facts, by MID; `openOnly`: those open for PCI billing; `merchantId`: that merchant only. */
+/**
+ * The merchants' facts, by MID; `openOnly`: those open for PCI billing; `merchantId`: that merchant only;
+ * `afterMid` and `limit`: the page after that MID (see merchantRecordPages).
+ */
 export async function merchantRecords(
   db: Db,
-  options: { openOnly: boolean; merchantId?: number },
+  options: { openOnly: boolean; merchantId?: number; afterMid?: string; limit?: number },
 ): Promise<MerchantRecord[]> {
   const { rows } = await sql<MerchantRecord>`select p.merchant_id, p.partner_id, p.mid, m.dba as dba_name,
       pa.account_name as iso_name, m.group_id, m.profile as merchant_profile, m.mcc, m.state, m.sponsor_bank,
@@ -103,8 +106,32 @@ export async function merchantRecords(
     from pci_merchants p join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id
     where true ${options.openOnly ? sql`and p.merchant_status = ''` : sql``}
       ${options.merchantId === undefined ? sql`` : sql`and p.merchant_id = ${options.merchantId}`}
-    order by p.mid`.execute(db);
+      ${options.afterMid === undefined ? sql`` : sql`and p.mid > ${options.afterMid}`}
+    order by p.mid ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`.execute(db);
   return rows;
+}
+
+/**
+ * Every merchant's facts in MID order, a page at a time: the billing run holds one page of merchants (with their
+ * encrypted bank numbers) rather than all of them, so its memory does not grow with the merchants.
+ */
+export async function* merchantRecordPages(
+  db: Db,
+  options: { openOnly: boolean },
+  pageSize = 5_000,
+): AsyncGenerator<MerchantRecord[]> {
+  let afterMid: string | undefined;
+  for (;;) {
+    const page = await merchantRecords(db, {
+      ...options,
+      limit: pageSize,
+      ...(afterMid ? { afterMid } : {}),
+    });
+    if (page.length === 0) return;
+    yield page;
+    afterMid = page.at(-1)?.mid;
+    if (page.length < pageSize) return;
+  }
 }
 
 /**
