@@ -215,25 +215,39 @@ function useDraft<R, G>(rows: R[] | undefined, toGroups: (rows: R[]) => G[]) {
   return [groups, setGroups] as const;
 }
 
-function FrequencyExceptions({ canEdit }: { canEdit: boolean }) {
+/**
+ * The state of an exception editor (billing types or fees): the stored groups as an editable draft, Save (checked
+ * with the domain's rules first, so the spec's messages show before anything is sent) and Reset (the stored
+ * groups again).
+ */
+function useExceptionEditor<R, G, B>(options: {
+  list: string;
+  load: () => Promise<R[]>;
+  toGroups: (rows: R[]) => G[];
+  toBody: (groups: G[]) => B;
+  validate: (body: B) => { ok: true } | { ok: false; message: string };
+  insert: (body: B) => Promise<{ message?: string }>;
+}) {
   const queryClient = useQueryClient();
-  const { filters, operators, ready } = useFilterChoices();
-  const stored = useConfigList('frequencies', () => call(pciEndpoints.getFrequencies));
-  const [groups, setGroups] = useDraft(stored.data, frequencyGroupsOf);
+  const stored = useConfigList(options.list, options.load);
+  const [groups, setDraft] = useDraft(stored.data, options.toGroups);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-
+  const setGroups = (next: G[]) => {
+    setDraft(next);
+    setOutcome(null);
+  };
   const save = async () => {
     if (!groups) return;
-    const body = frequencyBody(groups);
-    const checked = validateFrequencyExceptions(body);
+    const body = options.toBody(groups);
+    const checked = options.validate(body);
     if (!checked.ok) {
       setOutcome({ kind: 'error', text: checked.message });
       return;
     }
     setBusy(true);
     try {
-      const answer = await call(pciEndpoints.insertFrequency, body);
+      const answer = await options.insert(body);
       setOutcome({ kind: 'success', text: answer.message || PCI_MESSAGES.saved });
       await queryClient.invalidateQueries({ queryKey: pciKeys.all });
     } catch (error) {
@@ -245,8 +259,21 @@ function FrequencyExceptions({ canEdit }: { canEdit: boolean }) {
   const reset = async () => {
     setOutcome(null);
     const answer = await stored.refetch();
-    if (answer.data) setGroups(frequencyGroupsOf(answer.data));
+    if (answer.data) setDraft(options.toGroups(answer.data));
   };
+  return { groups, setGroups, busy, outcome, save, reset };
+}
+
+function FrequencyExceptions({ canEdit }: { canEdit: boolean }) {
+  const { filters, operators, ready } = useFilterChoices();
+  const { groups, setGroups, busy, outcome, save, reset } = useExceptionEditor({
+    list: 'frequencies',
+    load: () => call(pciEndpoints.getFrequencies),
+    toGroups: frequencyGroupsOf,
+    toBody: frequencyBody,
+    validate: validateFrequencyExceptions,
+    insert: (body) => call(pciEndpoints.insertFrequency, body),
+  });
 
   return (
     <Section
@@ -259,10 +286,7 @@ function FrequencyExceptions({ canEdit }: { canEdit: boolean }) {
         <ExceptionGroups<FrequencyGroupDraft>
           noun="Billing type exception"
           groups={groups}
-          onChange={(next) => {
-            setGroups(next);
-            setOutcome(null);
-          }}
+          onChange={setGroups}
           newGroup={emptyFrequencyGroup}
           filters={filters}
           operators={operators}
@@ -389,37 +413,15 @@ function DefaultFee({ canEdit }: { canEdit: boolean }) {
 }
 
 function FeeExceptions({ canEdit }: { canEdit: boolean }) {
-  const queryClient = useQueryClient();
   const { filters, operators, ready } = useFilterChoices();
-  const stored = useConfigList('fees', () => call(pciEndpoints.getFees));
-  const [groups, setGroups] = useDraft(stored.data, feeGroupsOf);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-
-  const save = async () => {
-    if (!groups) return;
-    const body = feeBody(groups);
-    const checked = validateFeeExceptions(body);
-    if (!checked.ok) {
-      setOutcome({ kind: 'error', text: checked.message });
-      return;
-    }
-    setBusy(true);
-    try {
-      const answer = await call(pciEndpoints.insertFee, body);
-      setOutcome({ kind: 'success', text: answer.message || PCI_MESSAGES.saved });
-      await queryClient.invalidateQueries({ queryKey: pciKeys.all });
-    } catch (error) {
-      setOutcome({ kind: 'error', text: errorMessage(error, 'The exceptions were not saved. Try again.') });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const reset = async () => {
-    setOutcome(null);
-    const answer = await stored.refetch();
-    if (answer.data) setGroups(feeGroupsOf(answer.data));
-  };
+  const { groups, setGroups, busy, outcome, save, reset } = useExceptionEditor({
+    list: 'fees',
+    load: () => call(pciEndpoints.getFees),
+    toGroups: feeGroupsOf,
+    toBody: feeBody,
+    validate: validateFeeExceptions,
+    insert: (body) => call(pciEndpoints.insertFee, body),
+  });
 
   return (
     <Section
@@ -432,10 +434,7 @@ function FeeExceptions({ canEdit }: { canEdit: boolean }) {
         <ExceptionGroups<FeeGroupDraft>
           noun="Fee exception"
           groups={groups}
-          onChange={(next) => {
-            setGroups(next);
-            setOutcome(null);
-          }}
+          onChange={setGroups}
           newGroup={emptyFeeGroup}
           filters={filters}
           operators={operators}
