@@ -475,7 +475,9 @@ describe('migrations', () => {
     const dir = path.join(__dirname, '../src/db/migrations');
     for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
       const text = fs.readFileSync(path.join(dir, file), 'utf8');
-      const from = [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1] ?? '');
+      // Import statements only (SQL such as `is distinct from 'uploaded'` is not an import).
+      const from = [...text.matchAll(/^import [^;]*? from '([^']+)'/gm)].map((m) => m[1] ?? '');
+      expect(from.length, `${file} imports`).toBeGreaterThan(0);
       for (const source of from) expect(source, `${file} imports ${source}`).toMatch(/^(kysely|\.\/[\w-]+)$/);
     }
   });
