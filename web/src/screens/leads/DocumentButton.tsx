@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { leadsEndpoints } from '@paydesk/domain/leads/contracts';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { base64Blob, call, errorMessage, saveBlob } from '../../app/api';
+import { call, errorMessage, saveBlob } from '../../app/api';
+import { base64Blob } from '../../app/upload';
 
 /** Downloads one lead document (DownloadDocument answers it as base64) and hands it to the browser. */
 export function DocumentButton({ name, label }: { name: string; label?: string }) {
