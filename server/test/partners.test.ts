@@ -283,13 +283,27 @@ describe('ISO-bound users', () => {
     ).toBe(403);
     expect((await c.get('/api/partners/GetLastGroupIds')).statusCode).toBe(403);
     // The CRM import is everyone's (spec §4): partner staff may start it, and while it is queued a second click
-    // joins the same run; they see its state but not the directory-wide counts.
-    const started = await c.post('/api/importSFPartners');
-    expect(started.statusCode).toBe(200);
-    const { uuid } = started.json();
-    expect((await c.post('/api/importSFPartners')).json().uuid).toBe(uuid);
-    const [status] = (await c.post('/api/checkLambdaRuntime', { uuid })).json();
-    expect(status).toMatchObject({ uuid, runtime_status: 'started', message: null, result: null });
+    // joins the same run; they see its state but not the directory-wide counts. The worker is held meanwhile, so
+    // the run is still queued when the second click and the status are read, however fast the machine.
+    await worker.stop();
+    let uuid: string;
+    try {
+      const started = await c.post('/api/importSFPartners');
+      expect(started.statusCode).toBe(200);
+      uuid = started.json().uuid;
+      expect((await c.post('/api/importSFPartners')).json().uuid).toBe(uuid);
+      const [status] = (await c.post('/api/checkLambdaRuntime', { uuid })).json();
+      expect(status).toMatchObject({ uuid, runtime_status: 'started', message: null, result: null });
+    } finally {
+      worker = await startTestJobs(t.connected, { work: true, definitions: [partnersImportJob(crm)] });
+    }
+    // Finished, the counts stay hidden from partner staff.
+    let done: { runtime_status: string } | undefined;
+    for (let i = 0; i < 240 && done?.runtime_status !== 'finished'; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 250));
+      [done] = (await c.post('/api/checkLambdaRuntime', { uuid })).json();
+    }
+    expect(done).toMatchObject({ uuid, runtime_status: 'finished', message: null, result: null });
     const file = await c.post('/api/partner/export');
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
