@@ -1,6 +1,7 @@
 import { type Capability, DEPARTMENTS, type Department, type Principal } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
 import { MENU, type MenuEntry, menuOf, visibleMenu } from './menu';
+import { MENU_ICONS } from './menuIcons';
 import { SCREENS, type Screen } from './screens';
 
 const principal = (department: Department, capabilities: Capability[] = []): Principal => ({
@@ -41,8 +42,12 @@ describe('the menu derived from SCREENS', () => {
 
   it("carries each screen's icon and leaves out the screens without a menu entry", () => {
     for (const entry of MENU) {
-      expect(entry.icon).toBe(SCREENS.find((screen) => screen.path === entry.path)?.menu?.icon);
+      const name = SCREENS.find((screen) => screen.path === entry.path)?.menu?.icon;
+      expect(name && entry.icon).toBe(name && MENU_ICONS[name]);
+      expect(entry.icon).toBeTypeOf('object');
     }
+    // No two entries share an icon.
+    expect(new Set(MENU.map((entry) => entry.icon)).size).toBe(MENU.length);
     expect(MENU.map((entry) => entry.path)).not.toContain('/login');
     expect(MENU.map((entry) => entry.path)).not.toContain('*');
   });
@@ -51,7 +56,7 @@ describe('the menu derived from SCREENS', () => {
     const screen = (path: string, order: number): Screen => ({
       path,
       access: 'protected',
-      menu: { label: path, icon: () => null, order },
+      menu: { label: path, icon: 'ChartBar', order },
       component: SCREENS[0]?.component as Screen['component'],
     });
     expect(menuOf([screen('/b', 2), screen('/a', 1), screen('/c', 3)]).map((e) => e.path)).toEqual([

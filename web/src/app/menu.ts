@@ -1,6 +1,7 @@
 import { hasPermission, type Permission, type Principal } from '@paydesk/domain/access';
 import type { IconProps } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import { MENU_ICONS } from './menuIcons';
 import { SCREENS, type Screen } from './screens';
 
 export interface MenuEntry {
@@ -16,7 +17,12 @@ export function menuOf(screens: readonly Screen[]): MenuEntry[] {
   return screens
     .flatMap(({ path, permission, menu }) => (menu ? [{ ...menu, path, permission }] : []))
     .sort((a, b) => a.order - b.order)
-    .map(({ label, path, icon, permission }) => ({ label, path, icon, ...(permission && { permission }) }));
+    .map(({ label, path, icon, permission }) => ({
+      label,
+      path,
+      icon: MENU_ICONS[icon],
+      ...(permission && { permission }),
+    }));
 }
 
 export const MENU: readonly MenuEntry[] = menuOf(SCREENS);

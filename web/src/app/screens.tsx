@@ -1,35 +1,38 @@
 import type { Permission } from '@paydesk/domain/access';
-import {
-  IconAddressBook,
-  IconBuildingBank,
-  IconCalculator,
-  IconChartBar,
-  IconChartPie,
-  IconClockPlay,
-  IconCloudUpload,
-  IconCoin,
-  IconFileExport,
-  IconFileSpreadsheet,
-  IconKey,
-  IconListDetails,
-  IconMail,
-  IconMap2,
-  IconPresentationAnalytics,
-  type IconProps,
-  IconReceiptRefund,
-  IconReportAnalytics,
-  IconReportMoney,
-  IconShieldCheck,
-  IconTrophy,
-  IconUserPlus,
-  IconUsers,
-  IconUsersGroup,
-} from '@tabler/icons-react';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+/**
+ * A side-menu icon by name. The icons themselves are in `menuIcons.tsx`, which only the signed-in shell loads, so
+ * the sign-in page does not carry them.
+ */
+export type MenuIcon =
+  | 'AddressBook'
+  | 'BuildingBank'
+  | 'Calculator'
+  | 'ChartBar'
+  | 'ChartPie'
+  | 'ClockPlay'
+  | 'CloudUpload'
+  | 'Coin'
+  | 'FileExport'
+  | 'FileSpreadsheet'
+  | 'Key'
+  | 'ListDetails'
+  | 'Mail'
+  | 'Map2'
+  | 'PresentationAnalytics'
+  | 'ReceiptRefund'
+  | 'ReportAnalytics'
+  | 'ReportMoney'
+  | 'ShieldCheck'
+  | 'Trophy'
+  | 'UserPlus'
+  | 'Users'
+  | 'UsersGroup';
 
 export interface ScreenMenu {
   label: string;
-  icon: ComponentType<IconProps>;
+  icon: MenuIcon;
   /** Position in the side menu, smallest first. */
   order: number;
 }
@@ -64,57 +67,57 @@ export const SCREENS: readonly Screen[] = [
   {
     path: '/sales',
     access: 'protected',
-    menu: { label: 'Sales', icon: IconChartBar, order: 10 },
+    menu: { label: 'Sales', icon: 'ChartBar', order: 10 },
     component: lazy(() => import('../screens/sales/SalesScreen')),
   },
   {
     path: '/financial',
     access: 'protected',
-    menu: { label: 'Financial', icon: IconChartPie, order: 20 },
+    menu: { label: 'Financial', icon: 'ChartPie', order: 20 },
     component: lazy(() => import('../screens/financial/FinancialScreen')),
   },
   {
     path: '/salescalculator',
     access: 'protected',
-    menu: { label: 'Sales Calculator', icon: IconCalculator, order: 30 },
+    menu: { label: 'Sales Calculator', icon: 'Calculator', order: 30 },
     component: lazy(() => import('../screens/salesCalculator/SalesCalculatorScreen')),
   },
   {
     path: '/leaderboard',
     access: 'protected',
-    menu: { label: 'Leaderboard', icon: IconTrophy, order: 50 },
+    menu: { label: 'Leaderboard', icon: 'Trophy', order: 50 },
     component: lazy(() => import('../screens/leaderboard/LeaderboardScreen')),
   },
   {
     path: '/isoperformance',
     access: 'protected',
-    menu: { label: 'ISO Performance', icon: IconBuildingBank, order: 40 },
+    menu: { label: 'ISO Performance', icon: 'BuildingBank', order: 40 },
     component: lazy(() => import('../screens/isoPerformance/IsoPerformanceScreen')),
   },
   {
     // Everyone signed in (partner staff see their own ISO only, as on every dashboard).
     path: '/isoanalytics',
     access: 'protected',
-    menu: { label: 'ISO Analytics', icon: IconMap2, order: 45 },
+    menu: { label: 'ISO Analytics', icon: 'Map2', order: 45 },
     component: lazy(() => import('../screens/isoAnalytics/IsoAnalyticsScreen')),
   },
   {
     path: '/bi',
     access: 'protected',
     permission: 'bi',
-    menu: { label: 'Business Intelligence', icon: IconPresentationAnalytics, order: 46 },
+    menu: { label: 'Business Intelligence', icon: 'PresentationAnalytics', order: 46 },
     component: lazy(() => import('../screens/bi/BiScreen')),
   },
   {
     path: '/selfserve',
     access: 'protected',
-    menu: { label: 'Self Serve', icon: IconFileSpreadsheet, order: 60 },
+    menu: { label: 'Self Serve', icon: 'FileSpreadsheet', order: 60 },
     component: lazy(() => import('../screens/selfServe/SelfServeScreen')),
   },
   {
     path: '/residualselfserve',
     access: 'protected',
-    menu: { label: 'Residual Self Serve', icon: IconReportMoney, order: 70 },
+    menu: { label: 'Residual Self Serve', icon: 'ReportMoney', order: 70 },
     component: lazy(() => import('../screens/residualSelfServe/ResidualSelfServeScreen')),
   },
   {
@@ -122,7 +125,7 @@ export const SCREENS: readonly Screen[] = [
     // screen and /api/updateACH check.
     path: '/ach',
     access: 'protected',
-    menu: { label: 'ACH Returns', icon: IconReceiptRefund, order: 72 },
+    menu: { label: 'ACH Returns', icon: 'ReceiptRefund', order: 72 },
     component: lazy(() => import('../screens/ach/AchScreen')),
   },
   {
@@ -131,7 +134,7 @@ export const SCREENS: readonly Screen[] = [
     // capabilities, which the screen and the /api/pci calls check.
     path: '/pci',
     access: 'protected',
-    menu: { label: 'PCI Compliance', icon: IconShieldCheck, order: 76 },
+    menu: { label: 'PCI Compliance', icon: 'ShieldCheck', order: 76 },
     component: lazy(() => import('../screens/pci/PciScreen')),
   },
   {
@@ -139,7 +142,7 @@ export const SCREENS: readonly Screen[] = [
     // specifications need bonus_edit, which the screen and the /api/bonus calls check.
     path: '/bonus',
     access: 'protected',
-    menu: { label: 'Bonus & Clawback', icon: IconCoin, order: 78 },
+    menu: { label: 'Bonus & Clawback', icon: 'Coin', order: 78 },
     component: lazy(() => import('../screens/bonus/BonusScreen')),
   },
   {
@@ -148,73 +151,73 @@ export const SCREENS: readonly Screen[] = [
     path: '/leads',
     access: 'protected',
     permission: 'leads',
-    menu: { label: 'Leads', icon: IconAddressBook, order: 79 },
+    menu: { label: 'Leads', icon: 'AddressBook', order: 79 },
     component: lazy(() => import('../screens/leads/LeadsScreen')),
   },
   {
     path: '/partner',
     access: 'protected',
-    menu: { label: 'Partners', icon: IconUsersGroup, order: 75 },
+    menu: { label: 'Partners', icon: 'UsersGroup', order: 75 },
     component: lazy(() => import('../screens/partners/PartnersScreen')),
   },
   {
     path: '/processing',
     access: 'protected',
-    menu: { label: 'Processing', icon: IconReportAnalytics, order: 25 },
+    menu: { label: 'Processing', icon: 'ReportAnalytics', order: 25 },
     component: lazy(() => import('../screens/processing/ProcessingScreen')),
   },
   {
     path: '/export',
     access: 'protected',
-    menu: { label: 'How to Export', icon: IconFileExport, order: 27 },
+    menu: { label: 'How to Export', icon: 'FileExport', order: 27 },
     component: lazy(() => import('../screens/export/ExportScreen')),
   },
   {
     path: '/uploadfiles',
     access: 'protected',
     permission: 'upload_data',
-    menu: { label: 'Upload Data', icon: IconCloudUpload, order: 80 },
+    menu: { label: 'Upload Data', icon: 'CloudUpload', order: 80 },
     component: lazy(() => import('../screens/uploadData/UploadDataScreen')),
   },
   {
     path: '/changePassword',
     access: 'protected',
-    menu: { label: 'Change Password', icon: IconKey, order: 90 },
+    menu: { label: 'Change Password', icon: 'Key', order: 90 },
     component: lazy(() => import('../screens/changePassword/ChangePasswordScreen')),
   },
   {
     path: '/register',
     access: 'protected',
     permission: 'manage_users',
-    menu: { label: 'Register', icon: IconUserPlus, order: 100 },
+    menu: { label: 'Register', icon: 'UserPlus', order: 100 },
     component: lazy(() => import('../screens/register/RegisterScreen')),
   },
   {
     path: '/users',
     access: 'protected',
     permission: 'manage_users',
-    menu: { label: 'Users', icon: IconUsers, order: 110 },
+    menu: { label: 'Users', icon: 'Users', order: 110 },
     component: lazy(() => import('../screens/users/UsersScreen')),
   },
   {
     path: '/audit',
     access: 'protected',
     permission: 'manage_users',
-    menu: { label: 'Audit log', icon: IconListDetails, order: 120 },
+    menu: { label: 'Audit log', icon: 'ListDetails', order: 120 },
     component: lazy(() => import('../screens/audit/AuditScreen')),
   },
   {
     path: '/outbox',
     access: 'protected',
     permission: 'read_outbox',
-    menu: { label: 'Outbox', icon: IconMail, order: 130 },
+    menu: { label: 'Outbox', icon: 'Mail', order: 130 },
     component: lazy(() => import('../screens/outbox/OutboxScreen')),
   },
   {
     path: '/jobs',
     access: 'protected',
     permission: 'manage_jobs',
-    menu: { label: 'Jobs', icon: IconClockPlay, order: 140 },
+    menu: { label: 'Jobs', icon: 'ClockPlay', order: 140 },
     component: lazy(() => import('../screens/jobs/JobsScreen')),
   },
   // Inside the protected layout: a signed-out visitor goes to /login, a signed-in one sees the 404 in the shell.
