@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 import { type Quarter, reportQuarter, XLSX_MIME } from '@paydesk/domain';
+import { originatorFrom, runPciBilling } from '../src/areas/pci/billingRun';
 import { buildQuarterReport } from '../src/areas/processing/report';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
+import { configurePiiKeys } from '../src/platform/pii';
 import { benchApp } from './benchApp';
 
 /**
  * One spreadsheet job of the benchmark, alone in its own process so that its peak memory is its own:
- * `export <body.json> <out.xlsx>`, `import <url> <file.xlsx>` or `report <yr> <qr>` (the processing quarter
- * report's workbook and PDF, as its job builds them). Prints {seconds, peakMb, status, body}.
+ * `export <body.json> <out.xlsx>`, `import <url> <file.xlsx>`, `report <yr> <qr>` (the processing quarter
+ * report's workbook and PDF, as its job builds them) or `pci-run <YYYY-MM-01>` (the PCI billing run of the month
+ * with its NACHA file, in a transaction rolled back). Prints {seconds, peakMb, status, body}.
  */
 const [job, arg1, arg2] = process.argv.slice(2);
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
@@ -40,6 +43,30 @@ if (job === 'export') {
   });
   status = res.statusCode;
   fs.writeFileSync(arg2 as string, res.rawPayload);
+} else if (job === 'pci-run') {
+  configurePiiKeys(config);
+  const admin = await connected.db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email', '=', 'admin@paydesk.local')
+    .executeTakeFirstOrThrow();
+  class RollBack extends Error {}
+  await connected.db
+    .transaction()
+    .execute(async (trx) => {
+      const outcome = await runPciBilling(trx, {
+        month: arg1 as string,
+        user: admin,
+        ip: null,
+        originator: originatorFrom(config),
+      });
+      status = outcome.created ? 200 : 409;
+      body = JSON.stringify({ entries: outcome.run.entries, bytes: outcome.file.length });
+      throw new RollBack();
+    })
+    .catch((e) => {
+      if (!(e instanceof RollBack)) throw e;
+    });
 } else if (job === 'report') {
   const quarter = reportQuarter(Number(arg1), Number(arg2) as Quarter);
   if (!quarter) throw new Error(`${arg1} Q${arg2} is not a report quarter`);

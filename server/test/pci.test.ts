@@ -301,6 +301,44 @@ describe('the billing run', () => {
     expect(billingRows.length).toBe(billed.length);
   });
 
+  it('bills a month once when two runs start at the same moment: one writes, the other answers its file', async () => {
+    // The month again from nothing (the test above ran it).
+    await t.db.deleteFrom('pci_billing').where('month', '=', monthStart).execute();
+    await t.db.deleteFrom('pci_billing_runs').where('month', '=', monthStart).execute();
+    const expected = await t.db
+      .selectFrom('pci_merchants')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('merchant_status', '=', '')
+      .executeTakeFirstOrThrow();
+
+    const [a, b] = await Promise.all([
+      finance.post('/api/pci/GetACHBilling', thisMonth),
+      finance.post('/api/pci/GetACHBilling', thisMonth),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect([a.headers['x-pci-run'], b.headers['x-pci-run']].sort()).toEqual(['created', 'existing']);
+    expect(b.body).toBe(a.body);
+    const runs = await t.db
+      .selectFrom('pci_billing_runs')
+      .select(['id', 'entries'])
+      .where('month', '=', monthStart)
+      .execute();
+    expect(runs).toHaveLength(1);
+    const rows = await t.db
+      .selectFrom('pci_billing')
+      .select([
+        sql<number>`count(*)::int`.as('n'),
+        sql<number>`count(distinct merchant_id)::int`.as('merchants'),
+      ])
+      .where('month', '=', monthStart)
+      .executeTakeFirstOrThrow();
+    expect(rows.n).toBe(rows.merchants);
+    expect(rows.n).toBe(runs[0]?.entries);
+    expect(readNacha(a.body).entries).toHaveLength(rows.n);
+    // Never more debits than open merchants.
+    expect(rows.n).toBeLessThanOrEqual(expected.n);
+  });
+
   it('computes commissions as billed × rev share − ISO cost with the share in effect on the billing date', async () => {
     const month = `${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01`;
     const raw = await t.db

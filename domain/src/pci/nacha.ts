@@ -92,66 +92,88 @@ const yymmdd = (day: string) => day.slice(2, 4) + day.slice(5, 7) + day.slice(8,
 export class NachaError extends Error {}
 
 /**
- * The file's lines (without line ends) for these entries, in order. Throws NachaError for an entry with a bad
- * routing or account number or a non-positive amount: the caller leaves those out and reports them first.
+ * Writes a file's records as its entries come, so a month of every open merchant can be written a page at a time:
+ * `header()`, then `entry(e)` for each debit, then `trailer()` (the batch and file controls: counts, entry hash
+ * and debit total kept as the entries went by, then the 9-filled padding to a multiple of 10 records). Every
+ * method answers records without line ends. `entry` throws NachaError for an entry with a bad routing or
+ * account number or a non-positive amount: the caller leaves those out and reports them first.
  */
-export function* nachaLines(options: NachaFileOptions, entries: Iterable<NachaEntry>): Generator<string> {
-  const o = options.originator;
-  const created = options.createdAt.toISOString();
-  const batchNumber = 1;
-  const odfi8 = o.odfiRouting.slice(0, 8);
-  let records = 0;
-  const emit = (line: string) => {
+export class NachaWriter {
+  private records = 0;
+  private count = 0;
+  private hash = 0n;
+  private debits = 0n;
+  private readonly odfi8: string;
+  private readonly batchNumber = 1;
+
+  constructor(private readonly options: NachaFileOptions) {
+    this.odfi8 = options.originator.odfiRouting.slice(0, 8);
+  }
+
+  /** The debits written so far, and their total. */
+  get entries(): number {
+    return this.count;
+  }
+  get total(): Money {
+    return this.debits as Money;
+  }
+
+  private emit(line: string): string {
     if (line.length !== NACHA_RECORD_LENGTH)
       throw new NachaError(`A record of ${line.length} characters (expected ${NACHA_RECORD_LENGTH})`);
-    records += 1;
+    this.records += 1;
     return line;
-  };
+  }
 
-  yield emit(
-    '1' +
-      '01' +
-      ` ${numeric(o.odfiRouting, 9)}` +
-      alpha(o.immediateOrigin, 10).replace(/ +$/, '').padStart(10, ' ') +
-      yymmdd(created.slice(0, 10)) +
-      created.slice(11, 13) +
-      created.slice(14, 16) +
-      (options.fileIdModifier ?? 'A') +
-      '094' +
-      '10' +
-      '1' +
-      alpha(o.odfiName, 23) +
-      alpha(o.immediateOriginName, 23) +
-      ' '.repeat(8),
-  );
-  yield emit(
-    '5' +
-      NACHA_DEBITS_ONLY +
-      alpha(o.companyName, 16) +
-      ' '.repeat(20) +
-      alpha(o.companyId, 10) +
-      'PPD' +
-      alpha(o.entryDescription, 10) +
-      alpha(options.descriptiveDate, 6) +
-      yymmdd(options.effectiveDate) +
-      '   ' +
-      '1' +
-      odfi8 +
-      numeric(batchNumber, 7),
-  );
+  /** The file header and the batch header. */
+  header(): string[] {
+    const o = this.options.originator;
+    const created = this.options.createdAt.toISOString();
+    return [
+      this.emit(
+        '1' +
+          '01' +
+          ` ${numeric(o.odfiRouting, 9)}` +
+          alpha(o.immediateOrigin, 10).replace(/ +$/, '').padStart(10, ' ') +
+          yymmdd(created.slice(0, 10)) +
+          created.slice(11, 13) +
+          created.slice(14, 16) +
+          (this.options.fileIdModifier ?? 'A') +
+          '094' +
+          '10' +
+          '1' +
+          alpha(o.odfiName, 23) +
+          alpha(o.immediateOriginName, 23) +
+          ' '.repeat(8),
+      ),
+      this.emit(
+        '5' +
+          NACHA_DEBITS_ONLY +
+          alpha(o.companyName, 16) +
+          ' '.repeat(20) +
+          alpha(o.companyId, 10) +
+          'PPD' +
+          alpha(o.entryDescription, 10) +
+          alpha(this.options.descriptiveDate, 6) +
+          yymmdd(this.options.effectiveDate) +
+          '   ' +
+          '1' +
+          this.odfi8 +
+          numeric(this.batchNumber, 7),
+      ),
+    ];
+  }
 
-  let count = 0;
-  let hash = 0n;
-  let debits = 0n;
-  for (const e of entries) {
+  /** One PPD debit to a checking account (an entry detail record), numbered in order. */
+  entry(e: NachaEntry): string {
     if (!validRoutingNumber(e.routing)) throw new NachaError(`MID ${e.id}: bad routing number`);
     if (!validAccountNumber(e.account)) throw new NachaError(`MID ${e.id}: bad DDA`);
     if (e.amount <= 0n) throw new NachaError(`MID ${e.id}: an entry debits a positive amount`);
     if (e.amount >= 10_000_000_000n) throw new NachaError(`MID ${e.id}: the amount does not fit an entry`);
-    count += 1;
-    hash += BigInt(e.routing.slice(0, 8));
-    debits += e.amount;
-    yield emit(
+    this.count += 1;
+    this.hash += BigInt(e.routing.slice(0, 8));
+    this.debits += e.amount;
+    return this.emit(
       '6' +
         NACHA_CHECKING_DEBIT +
         e.routing +
@@ -161,38 +183,56 @@ export function* nachaLines(options: NachaFileOptions, entries: Iterable<NachaEn
         alpha(e.name, 22) +
         '  ' +
         '0' +
-        odfi8 +
-        numeric(count, 7),
+        this.odfi8 +
+        numeric(this.count, 7),
     );
   }
-  const entryHash = numeric(hash % 10_000_000_000n, 10);
 
-  yield emit(
-    '8' +
-      NACHA_DEBITS_ONLY +
-      numeric(count, 6) +
-      entryHash +
-      numeric(debits, 12) +
-      numeric(0, 12) +
-      alpha(o.companyId, 10) +
-      ' '.repeat(19) +
-      ' '.repeat(6) +
-      odfi8 +
-      numeric(batchNumber, 7),
-  );
-  const total = records + 1;
-  const blocks = Math.ceil(total / NACHA_BLOCKING_FACTOR);
-  yield emit(
-    '9' +
-      numeric(1, 6) +
-      numeric(blocks, 6) +
-      numeric(count, 8) +
-      entryHash +
-      numeric(debits, 12) +
-      numeric(0, 12) +
-      ' '.repeat(39),
-  );
-  for (let i = total; i < blocks * NACHA_BLOCKING_FACTOR; i++) yield emit('9'.repeat(NACHA_RECORD_LENGTH));
+  /** The batch control, the file control and the padding. */
+  trailer(): string[] {
+    const o = this.options.originator;
+    const entryHash = numeric(this.hash % 10_000_000_000n, 10);
+    const lines = [
+      this.emit(
+        '8' +
+          NACHA_DEBITS_ONLY +
+          numeric(this.count, 6) +
+          entryHash +
+          numeric(this.debits, 12) +
+          numeric(0, 12) +
+          alpha(o.companyId, 10) +
+          ' '.repeat(19) +
+          ' '.repeat(6) +
+          this.odfi8 +
+          numeric(this.batchNumber, 7),
+      ),
+    ];
+    const total = this.records + 1;
+    const blocks = Math.ceil(total / NACHA_BLOCKING_FACTOR);
+    lines.push(
+      this.emit(
+        '9' +
+          numeric(1, 6) +
+          numeric(blocks, 6) +
+          numeric(this.count, 8) +
+          entryHash +
+          numeric(this.debits, 12) +
+          numeric(0, 12) +
+          ' '.repeat(39),
+      ),
+    );
+    for (let i = total; i < blocks * NACHA_BLOCKING_FACTOR; i++)
+      lines.push(this.emit('9'.repeat(NACHA_RECORD_LENGTH)));
+    return lines;
+  }
+}
+
+/** The file's lines (without line ends) for these entries, in order (see NachaWriter). */
+export function* nachaLines(options: NachaFileOptions, entries: Iterable<NachaEntry>): Generator<string> {
+  const writer = new NachaWriter(options);
+  yield* writer.header();
+  for (const e of entries) yield writer.entry(e);
+  yield* writer.trailer();
 }
 
 /** The whole file as text, records ended by CRLF as banks expect. */

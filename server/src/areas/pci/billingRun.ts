@@ -7,15 +7,13 @@ import {
   MONTH_NAMES,
   type Money,
   monthStart,
-  type NachaEntry,
   type NachaOriginator,
-  nachaFile,
+  NachaWriter,
   type PciBillingRun,
   type PciConfig,
   type PciSkippedMerchant,
   type RevShare,
   revShareOn,
-  sum,
   toDecimalString,
   validAccountNumber,
   validRoutingNumber,
@@ -199,6 +197,11 @@ export async function runPciBilling(
  * Bills `merchants` for the month and keeps the run: the billing rows (created on the run's day, processed on
  * the effective date, with the rev share in effect on the run's day) and the NACHA file. Merchants whose bank
  * details are missing or bad are left out of both and listed. The seed writes past months through it too.
+ *
+ * A page of merchants at a time: its billing rows are written and its debits added to the file before the next
+ * page is read, so what the run holds is one page and the file's text (94 bytes a debit), not every merchant's
+ * bill, row and entry at once. The run's row is written first (the billing rows refer to it) and completed
+ * with the file, the count and the total at the end, in the same transaction.
  */
 export async function writeRun(
   db: Db,
@@ -219,21 +222,44 @@ export async function writeRun(
   const effectiveDate = options.effectiveDate;
   const now = options.createdAt;
   const merchants = options.merchants;
-  const entries: NachaEntry[] = [];
+  const monthName = MONTH_NAMES[Number(month.slice(5, 7)) - 1] ?? '';
+  const nacha = new NachaWriter({
+    originator: options.originator,
+    createdAt: now,
+    effectiveDate,
+    descriptiveDate: `${monthName.slice(0, 3)} ${month.slice(2, 4)}`,
+  });
+  const text: string[] = [];
+  const record = (line: string) => text.push(`${line}\r\n`);
+  nacha.header().forEach(record);
   const skipped: PciSkippedMerchant[] = [];
-  const rows = {
-    merchant: [] as number[],
-    partner: [] as number[],
-    mid: [] as string[],
-    flag: [] as string[],
-    amount: [] as string[],
-    isoCost: [] as string[],
-    revShare: [] as (string | null)[],
-    due: [] as (string | null)[],
-  };
+  const run = await db
+    .insertInto('pci_billing_runs')
+    .values({
+      month,
+      created_at: now,
+      created_by: options.createdBy,
+      entries: 0,
+      total_debit: '0',
+      skipped: '[]',
+      file: '',
+    })
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+
   const pages: AsyncIterable<readonly MerchantRecord[]> | Iterable<readonly MerchantRecord[]> =
     Symbol.asyncIterator in merchants ? merchants : [merchants];
   for await (const page of pages) {
+    const rows = {
+      merchant: [] as number[],
+      partner: [] as number[],
+      mid: [] as string[],
+      flag: [] as string[],
+      amount: [] as string[],
+      isoCost: [] as string[],
+      revShare: [] as (string | null)[],
+      due: [] as (string | null)[],
+    };
     for (const m of page) {
       const bill = billFor(m, config, month);
       if (!bill) continue;
@@ -242,13 +268,15 @@ export async function writeRun(
         skipped.push({ mid: m.mid, dba_name: m.dba_name, reason: bank.problem });
         continue;
       }
-      entries.push({
-        routing: bank.routing,
-        account: bank.account,
-        amount: bill.amount,
-        id: m.mid,
-        name: m.dba_name,
-      });
+      record(
+        nacha.entry({
+          routing: bank.routing,
+          account: bank.account,
+          amount: bill.amount,
+          id: m.mid,
+          name: m.dba_name,
+        }),
+      );
       const share = revShareOn(shares, m.iso_name, today);
       rows.merchant.push(m.merchant_id);
       rows.partner.push(m.partner_id);
@@ -259,49 +287,37 @@ export async function writeRun(
       rows.revShare.push(share?.rev_share ?? null);
       rows.due.push(share ? toDecimalString(amountDue(bill.amount, share.rev_share, bill.isoCost)) : null);
     }
+    const chunk = 10_000;
+    for (let i = 0; i < rows.merchant.length; i += chunk) {
+      const part = <T>(a: T[]) => a.slice(i, i + chunk);
+      await sql`insert into pci_billing (month, run_id, merchant_id, partner_id, mid, billing_flag, amount, iso_cost,
+          iso_rev_share, amount_due, created_date, processed_date)
+        select ${month}::date, ${run.id}, u.merchant_id, u.partner_id, u.mid, u.flag, u.amount, u.iso_cost,
+          u.rev_share, u.due, ${today}::date, ${effectiveDate}::date
+        from unnest(${part(rows.merchant)}::int[], ${part(rows.partner)}::int[], ${part(rows.mid)}::text[],
+          ${part(rows.flag)}::text[], ${part(rows.amount)}::numeric[], ${part(rows.isoCost)}::numeric[],
+          ${part(rows.revShare)}::numeric[], ${part(rows.due)}::numeric[])
+          as u(merchant_id, partner_id, mid, flag, amount, iso_cost, rev_share, due)`.execute(db);
+    }
   }
 
-  const monthName = MONTH_NAMES[Number(month.slice(5, 7)) - 1] ?? '';
-  const file = nachaFile(
-    {
-      originator: options.originator,
-      createdAt: now,
-      effectiveDate,
-      descriptiveDate: `${monthName.slice(0, 3)} ${month.slice(2, 4)}`,
-    },
-    entries,
-  );
-  const total: Money = sum(entries.map((e) => e.amount));
-  const run = await db
-    .insertInto('pci_billing_runs')
-    .values({
-      month,
-      created_at: now,
-      created_by: options.createdBy,
-      entries: entries.length,
+  nacha.trailer().forEach(record);
+  const file = text.join('');
+  const total: Money = nacha.total;
+  await db
+    .updateTable('pci_billing_runs')
+    .set({
+      entries: nacha.entries,
       total_debit: toDecimalString(total),
       skipped: JSON.stringify(skipped),
       file,
     })
-    .returning(['id', 'created_at'])
-    .executeTakeFirstOrThrow();
-
-  const chunk = 10_000;
-  for (let i = 0; i < rows.merchant.length; i += chunk) {
-    const part = <T>(a: T[]) => a.slice(i, i + chunk);
-    await sql`insert into pci_billing (month, run_id, merchant_id, partner_id, mid, billing_flag, amount, iso_cost,
-        iso_rev_share, amount_due, created_date, processed_date)
-      select ${month}::date, ${run.id}, u.merchant_id, u.partner_id, u.mid, u.flag, u.amount, u.iso_cost,
-        u.rev_share, u.due, ${today}::date, ${effectiveDate}::date
-      from unnest(${part(rows.merchant)}::int[], ${part(rows.partner)}::int[], ${part(rows.mid)}::text[],
-        ${part(rows.flag)}::text[], ${part(rows.amount)}::numeric[], ${part(rows.isoCost)}::numeric[],
-        ${part(rows.revShare)}::numeric[], ${part(rows.due)}::numeric[])
-        as u(merchant_id, partner_id, mid, flag, amount, iso_cost, rev_share, due)`.execute(db);
-  }
+    .where('id', '=', run.id)
+    .execute();
 
   return {
     file,
-    entries: entries.length,
+    entries: nacha.entries,
     total,
     skipped,
     createdAt: new Date(run.created_at).toISOString(),
