@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import {
+  adminPaths,
   MONTH_NAMES,
   PCI_FILTERS,
   PCI_MESSAGES,
@@ -10,9 +11,10 @@ import {
   type PciMerchant,
   type PciRevShare,
   pciPaths,
+  type UserRow,
 } from '@paydesk/domain';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { sessionOf, tableColumn, tableTotal } from './support';
+import { adminApi, freshUser, sessionOf, signIn, tableColumn, tableTotal } from './support';
 
 async function api<T>(request: APIRequestContext, path: string, data?: unknown): Promise<T> {
   const res = data === undefined ? await request.get(path) : await request.post(path, { data });
@@ -351,6 +353,81 @@ test.describe('PCI Compliance without the PCI capabilities (sales)', () => {
     await expect(page.getByRole('button', { name: 'Run ACH Billing File' })).toHaveCount(0);
     expect((await page.request.get(pciPaths.getHistoricMerchants)).status()).toBe(403);
     expect((await page.request.post(pciPaths.getAchBilling, { data: lastMonth })).status()).toBe(403);
+  });
+});
+
+test.describe('PCI Compliance with the restricted tabs only (pci_restricted, no fee or old-merchant editing)', () => {
+  test('Old Merchants and Config are shown read-only; the server refuses their edits', async ({
+    browser,
+    baseURL,
+  }) => {
+    // A user of its own with pci_restricted alone (the demo users' rights stay as they are for other specs).
+    const email = await freshUser(baseURL as string, 'finance');
+    const admin = await adminApi(baseURL as string);
+    const users = (await (await admin.get(adminPaths.users)).json()) as UserRow[];
+    const user = users.find((u) => u.email === email);
+    if (!user) throw new Error(`${email} was not registered`);
+    const granted = await admin.post(adminPaths.updateUser, {
+      data: {
+        id: user.id,
+        department: 'finance',
+        capabilities: ['pci_restricted'],
+        active: true,
+        isoId: null,
+      },
+    });
+    expect(granted.status(), await granted.text()).toBe(200);
+    await admin.dispose();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, email);
+
+    await page.goto('/pci?tab=oldmerchants');
+    await expect(page.getByRole('tab')).toHaveText([
+      'Merchants',
+      'Billing',
+      'Commissions',
+      'Old Merchants',
+      'Config',
+    ]);
+    await settled(page, 'Old merchants');
+    expect(await tableTotal(page)).toBeGreaterThan(0);
+    // The status is text, not a selector; the bank numbers are masked and not editable.
+    await expect(page.getByLabel(/^Status of MID /)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Edit (T\/R|DDA) of / })).toHaveCount(0);
+    const tr = await tableColumn(page, 'Old merchants', 'T/R');
+    expect(tr.filter((t) => t !== '—').length).toBeGreaterThan(0);
+    expect(tr.filter((t) => t !== '—').every((t) => /^•+\d{4}$/.test(t))).toBe(true);
+
+    await page.getByRole('tab', { name: 'Config' }).click();
+    await expect(
+      page.getByText('Changing the billing types and fees needs the PCI fee editing permission.'),
+    ).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Default billing type' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Save default' })).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Fees' }).click();
+    const fees = page.getByRole('tabpanel', { name: 'Fees' });
+    await expect(fees.getByRole('textbox', { name: 'Amount', exact: true })).toBeDisabled();
+    await expect(fees.getByRole('combobox', { name: 'Fee exception 1 flag' })).toBeDisabled();
+    await expect(fees.getByRole('button', { name: /^(Save|Add|Reset)/ })).toHaveCount(0);
+
+    // What the screen does not offer, the server refuses.
+    const historic = await api<PciHistoricMerchant[]>(page.request, pciPaths.getHistoricMerchants);
+    const closed = historic[0];
+    if (!closed) throw new Error('The demo data has no old merchant');
+    const refused = [
+      await page.request.post(pciPaths.updateHistoricMerchantStatus, {
+        data: { mid: closed.mid, column: 'merchant_status', value: '' },
+      }),
+      await page.request.post(pciPaths.updateDefaultFee, { data: { flag: 'MTF', amount: 1, iso_cost: 0 } }),
+      await page.request.post(pciPaths.insertFee, { data: [] }),
+      await page.request.post(pciPaths.updateDefaultFrequency, { data: { flag: 'ANF' } }),
+      await page.request.post(pciPaths.getAchBilling, { data: lastMonth }),
+    ];
+    expect(refused.map((r) => r.status())).toEqual([403, 403, 403, 403, 403]);
+    const after = await api<PciHistoricMerchant[]>(page.request, pciPaths.getHistoricMerchants);
+    expect(after.find((m) => m.mid === closed.mid)?.merchant_status).toBe(closed.merchant_status);
+    await context.close();
   });
 });
 
