@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run bench: runs server/bench/run.ts against PostgreSQL (with DATABASE_URL set, that server is used), then
-# server/bench/contention.ts (sign-in while a slow export and a trickled upload run) on PostgreSQL and on PGlite.
+# server/bench/contention.ts (sign-in alone, while a slow export and a trickled upload run, and while a full export, a
+# residual import and the slowest dashboard call run) on PostgreSQL at each scale and on PGlite.
 # Otherwise a local cluster in data/bench-pg is created once (and the demo and large data seeded once, each in its
 # own database) and reused by later runs; it is started for the run and stopped after it.
 set -euo pipefail
@@ -56,5 +57,10 @@ if [[ ",$scales," == *,demo,* ]]; then
   npx tsx server/bench/compare.ts "$dir/results-demo.json" "$dir/results-large.json"
 fi
 contention || exit 0
+# Sign-in alone and during slow and heavy work, at each scale on PostgreSQL, and on PGlite (the demo scale, in a
+# fresh folder: the embedded database is for the demo and small installations).
+if [[ ",$scales," == *,demo,* ]]; then
+  DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench_demo" npx tsx server/bench/contention.ts postgres
+fi
 DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/contention.ts postgres
 npx tsx server/bench/contention.ts pglite
