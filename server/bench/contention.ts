@@ -263,16 +263,38 @@ const heavyProgress = { done: false };
 // BENCH_CONTENTION_HEAVY=export,import,dashboard (the default: all three) picks the heavy work, to see which one
 // weighs on sign-in.
 const heavyKinds = (process.env.BENCH_CONTENTION_HEAVY ?? 'export,import,dashboard').split(',');
-const heavyWork = Promise.all([
-  heavyKinds.includes('export') ? fullExport() : 0,
-  heavyKinds.includes('import') ? importResiduals(residuals.file) : undefined,
-  heavyKinds.includes('export') || heavyKinds.includes('import')
-    ? undefined
-    : new Promise((resolve) => setTimeout(resolve, 5000)),
-]);
+// The heavy work is repeated until SIGNINS sign-ins have been timed during it (at the demo scale one round lasts
+// about a second); every sign-in of this row is timed while the work is under way.
+const heavyTimes: number[] = [];
+let heavyExportBytes = 0;
+let heavyRounds = 0;
+const heavyWork = (async () => {
+  do {
+    const [bytes] = await Promise.all([
+      heavyKinds.includes('export') ? fullExport() : 0,
+      heavyKinds.includes('import') ? importResiduals(residuals.file) : undefined,
+      heavyKinds.includes('export') || heavyKinds.includes('import')
+        ? undefined
+        : new Promise((resolve) => setTimeout(resolve, 5000)),
+    ]);
+    heavyExportBytes = bytes;
+    heavyRounds++;
+  } while (heavyTimes.length < SIGNINS);
+})();
 const dashboard = heavyKinds.includes('dashboard') ? dashboardLoop(heavyProgress) : Promise.resolve(0);
-const heavy = signinTimes(heavyProgress);
-const [heavyExportBytes] = await heavyWork.finally(() => {
+const heavy = (async () => {
+  while (!heavyProgress.done) {
+    const start = performance.now();
+    await signin('sales@paydesk.local');
+    if (!heavyProgress.done) heavyTimes.push(performance.now() - start);
+  }
+  return {
+    p50: percentile(heavyTimes, 50),
+    p95: percentile(heavyTimes, 95),
+    n: heavyTimes.length,
+  };
+})();
+await heavyWork.finally(() => {
   heavyProgress.done = true;
 });
 const heavyDuring = await heavy;
@@ -294,8 +316,8 @@ console.table([
   },
   {
     condition: `during ${heavySeconds} s of ${[
-      heavyKinds.includes('export') && `a ${Math.round(heavyExportBytes / 1024)} KB export`,
-      heavyKinds.includes('import') && `an import of ${residuals.rows} residual rows`,
+      heavyKinds.includes('export') && `${heavyRounds} × a ${Math.round(heavyExportBytes / 1024)} KB export`,
+      heavyKinds.includes('import') && `${heavyRounds} × an import of ${residuals.rows} residual rows`,
       heavyKinds.includes('dashboard') && `${dashboardCalls} ISO analytics calls of every group`,
     ]
       .filter(Boolean)
