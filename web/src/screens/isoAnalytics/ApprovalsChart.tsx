@@ -1,7 +1,13 @@
 import type { LineSeriesOption } from 'echarts/charts';
 import { useMemo } from 'react';
 import { type ChartOption, countLabel, EChart } from '../../components/charts';
-import { type ApprovalPoint, approvalLines, lineColor, MAX_PARTNER_LINES } from './analyticsModel';
+import {
+  type ApprovalPoint,
+  approvalLines,
+  legendLabels,
+  lineColor,
+  MAX_PARTNER_LINES,
+} from './analyticsModel';
 
 const FONT = 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 const AXIS_TEXT = '#495057';
@@ -17,6 +23,7 @@ const SHORT = (month: string) =>
 export function ApprovalsChart({ points, height }: { points: readonly ApprovalPoint[]; height: number }) {
   const option = useMemo<ChartOption>(() => {
     const { months, lines } = approvalLines(points);
+    const labels = legendLabels(lines.map((line) => line.name));
     const series: LineSeriesOption[] = lines.map((line, i) => {
       const color = i === MAX_PARTNER_LINES - 1 && line.name.startsWith('Other') ? '#adb5bd' : lineColor(i);
       return {
@@ -41,7 +48,8 @@ export function ApprovalsChart({ points, height }: { points: readonly ApprovalPo
         bottom: 44,
         containLabel: true,
       },
-      // Every partner's name in full, two to a row (at most MAX_PARTNER_LINES lines, so at most five rows).
+      // Every partner, two to a row (at most MAX_PARTNER_LINES lines, so at most five rows): long names cut in the
+      // middle (legendLabels), the full name on hover and in the tooltip.
       legend: {
         top: 0,
         left: 0,
@@ -49,7 +57,9 @@ export function ApprovalsChart({ points, height }: { points: readonly ApprovalPo
         itemWidth: 16,
         itemHeight: 8,
         itemGap: 12,
-        textStyle: { fontSize: 12, color: AXIS_TEXT, width: 150, overflow: 'truncate' },
+        formatter: (name: string) => labels.get(name) ?? name,
+        tooltip: { show: true },
+        textStyle: { fontSize: 12, color: AXIS_TEXT },
       },
       tooltip: { trigger: 'axis', valueFormatter: countLabel, order: 'valueDesc' },
       xAxis: {

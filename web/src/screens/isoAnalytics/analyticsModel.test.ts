@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalLines, listedGroups, parseStoredGroups } from './analyticsModel';
+import { approvalLines, legendLabels, listedGroups, parseStoredGroups } from './analyticsModel';
 
 describe('the stored group selection', () => {
   it('reads a list of names back, once each', () => {
@@ -63,5 +63,31 @@ describe('the approvals lines', () => {
 
   it('draws nothing without approvals', () => {
     expect(approvalLines([])).toEqual({ months: [], lines: [] });
+  });
+});
+
+describe('the legend labels', () => {
+  it('keep short names, and cut long ones in the middle so names with one beginning stay apart', () => {
+    const labels = legendLabels([
+      'Summit',
+      'Summit Payment Group West Coast',
+      'Summit Payment Group East Coast',
+    ]);
+    expect(labels.get('Summit')).toBe('Summit');
+    const west = labels.get('Summit Payment Group West Coast') as string;
+    const east = labels.get('Summit Payment Group East Coast') as string;
+    expect(west.length).toBeLessThanOrEqual(24);
+    expect(west).toContain('…');
+    expect(west.startsWith('Summit Pay')).toBe(true);
+    expect(west.endsWith('West Coast')).toBe(true);
+    expect(east).not.toBe(west);
+  });
+
+  it('keep the full names of those that would still read the same', () => {
+    const a = 'Northern Merchant Services of the Lakes Region';
+    const b = 'Northern Merchant Services in the Lakes Region';
+    const labels = legendLabels([a, b]);
+    expect(labels.get(a)).toBe(a);
+    expect(labels.get(b)).toBe(b);
   });
 });

@@ -75,6 +75,23 @@ export function approvalLines(
   return { months, lines };
 }
 
+/**
+ * Legend labels of at most `max` characters. A long name keeps its beginning and its end with "…" between
+ * ("Summit Payment … West" and "Summit Payment … East"), since partners of one family share their first words and
+ * a label cut at the end would make them look alike. Names that would still read the same keep their full text.
+ */
+export function legendLabels(names: readonly string[], max = 24): Map<string, string> {
+  const head = Math.ceil((max - 1) / 2);
+  const tail = max - 1 - head;
+  const short = (name: string) =>
+    name.length <= max ? name : `${name.slice(0, head).trimEnd()}…${name.slice(-tail).trimStart()}`;
+  const labels = new Map(names.map((name) => [name, short(name)]));
+  const seen = new Map<string, number>();
+  for (const label of labels.values()) seen.set(label, (seen.get(label) ?? 0) + 1);
+  for (const [name, label] of labels) if ((seen.get(label) ?? 0) > 1) labels.set(name, name);
+  return labels;
+}
+
 function nextMonth(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
