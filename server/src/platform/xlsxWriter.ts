@@ -153,8 +153,14 @@ export class XlsxWriter {
         }
       }
       xml += '</row>';
+      // Handed on every few hundred rows: text held for a whole chunk would live long enough to reach the old
+      // heap, and an export would leave a hundred megabytes of garbage there.
+      if (xml.length >= 256 * 1024) {
+        await this.sheet.write(xml);
+        xml = '';
+      }
     }
-    await this.sheet.write(xml);
+    if (xml !== '') await this.sheet.write(xml);
   }
 
   /** Closes the sheet and the zip. */
