@@ -12,7 +12,6 @@ import { audit } from '../../platform/audit';
 import { storeDocument } from '../../platform/documents';
 import { defineJob, type JobDefinition } from '../../platform/jobs';
 import { CheckFailed, type CheckOutcome, type CheckProviders } from './checks';
-import { checkResultPdf } from './checks/pdf';
 import { checkStates, currentStep, savedForm, setStep } from './store';
 
 /**
@@ -101,6 +100,8 @@ export function checkJobs(providers: CheckProviders, timeoutSeconds: number): Ch
       }
 
       const finishedAt = new Date();
+      // Loaded when first used: pdfkit is ~20 MB that no other job needs.
+      const { checkResultPdf } = await import('./checks/pdf');
       const pdf = await checkResultPdf({
         check,
         leadId,
