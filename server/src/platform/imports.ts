@@ -162,7 +162,10 @@ type Converted = string | number | null | { problem: string };
 function convert(c: UploadColumn, raw: unknown): Converted {
   const empty = raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '');
   if (empty) return c.required ? { problem: `${c.header} is required` } : null;
-  const text = raw instanceof Date ? raw.toISOString().slice(0, 10) : String(raw).trim();
+  // A number cell of a number column needs no text (most cells of a large file: skipping it is a tenth of a read).
+  const numeric =
+    typeof raw === 'number' && (c.type === 'money' || c.type === 'decimal' || c.type === 'integer');
+  const text = numeric ? '' : raw instanceof Date ? raw.toISOString().slice(0, 10) : String(raw).trim();
   switch (c.type) {
     case 'text':
       return text.length > 200 ? { problem: `${c.header} is longer than 200 characters` } : text;
