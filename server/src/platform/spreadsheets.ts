@@ -43,6 +43,7 @@ export async function sendWorkbook(
   } catch (err) {
     // The answer has started: the only way left to say it failed is to cut the download short.
     reply.log.warn({ err }, 'export stopped');
+    writer.abort();
     out.destroy(err as Error);
   }
   return reply;

@@ -163,6 +163,11 @@ export class XlsxWriter {
     if (xml !== '') await this.sheet.write(xml);
   }
 
+  /** Gives up on an unfinished workbook (the download is cut short by the caller). */
+  abort(): void {
+    this.sheet?.abort();
+  }
+
   /** Closes the sheet and the zip. */
   async finish(): Promise<void> {
     if (!this.sheet) throw new Error('start() first');
@@ -187,6 +192,8 @@ interface Written {
 interface ZipEntryStream {
   write(text: string): Promise<void>;
   end(): Promise<void>;
+  /** Stops it unfinished, freeing its deflater. */
+  abort(): void;
 }
 
 const MAX_ZIP = 0xffffffff;
@@ -288,6 +295,9 @@ class ZipWriter {
         descriptor.writeUInt32LE(entry.packed, 8);
         descriptor.writeUInt32LE(entry.size, 12);
         await this.emit(descriptor);
+      },
+      abort: () => {
+        deflate.destroy();
       },
     };
   }
