@@ -62,7 +62,9 @@ export function decodeXml(raw: string): string {
 
 export class XmlScanner {
   private pending = '';
+  /** The open elements: their qualified names (to check what closes them) and local names (for the handlers). */
   private readonly open: string[] = [];
+  private readonly openLocal: string[] = [];
   private seenRoot = false;
 
   constructor(
@@ -101,9 +103,16 @@ export class XmlScanner {
       if (gt < 0) break;
       pos = gt + 1;
       if (next === 0x2f /* / */) {
-        const qualified = xml.slice(lt + 2, gt).trimEnd();
-        if (this.open.pop() !== qualified) throw new XmlMalformed('Tags do not nest');
-        this.handlers.close?.(localName(qualified));
+        // Compared in place, not cut out: a sheet has millions of closing tags.
+        const qualified = this.open.pop();
+        const after = lt + 2 + (qualified?.length ?? 0);
+        if (
+          qualified === undefined ||
+          !xml.startsWith(qualified, lt + 2) ||
+          (after < gt && xml.slice(after, gt).trim() !== '')
+        )
+          throw new XmlMalformed('Tags do not nest');
+        this.handlers.close?.(this.openLocal.pop() as string);
         continue;
       }
       let nameEnd = lt + 1;
@@ -127,7 +136,10 @@ export class XmlScanner {
           : NONE;
       this.handlers.open?.(name, attributes);
       if (selfClosing) this.handlers.close?.(name);
-      else this.open.push(qualified);
+      else {
+        this.open.push(qualified);
+        this.openLocal.push(name);
+      }
     }
     this.pending = pos < end ? xml.slice(pos) : '';
     if (this.pending.length > this.maxNodeChars) throw new XmlMalformed('A node too long');
