@@ -133,6 +133,8 @@ class PGliteConnection implements DatabaseConnection {
     const { parameters } = compiled;
     if (isCopyIn(parameters)) {
       // PGlite has no COPY FROM STDIN: it reads a COPY's data from the file /dev/blob, which it maps to the blob.
+      // A COPY from a file needs a superuser, which PGlite's connection is; imports run as staff, never under the
+      // ISO role.
       const fromBlob = compiled.sql.replace(/from stdin$/i, "from '/dev/blob'");
       await this.exclusive(() => this.pglite.query(fromBlob, [], { blob: new Blob([parameters[0].data]) }));
       return { rows: [] };
