@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { type Quarter, reportQuarter, XLSX_MIME } from '@paydesk/domain';
 import { originatorFrom, runPciBilling } from '../src/areas/pci/billingRun';
-import { buildQuarterReport } from '../src/areas/processing/report';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { configurePiiKeys } from '../src/platform/pii';
@@ -70,6 +69,8 @@ if (job === 'export') {
 } else if (job === 'report') {
   const quarter = reportQuarter(Number(arg1), Number(arg2) as Quarter);
   if (!quarter) throw new Error(`${arg1} Q${arg2} is not a report quarter`);
+  // Imported here only, as the job does: the other jobs' processes must not carry its libraries.
+  const { buildQuarterReport } = await import('../src/areas/processing/report');
   const report = await buildQuarterReport(connected.db, quarter);
   status = 200;
   body = JSON.stringify({

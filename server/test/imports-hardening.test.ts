@@ -259,6 +259,43 @@ describe('well-formed workbooks', () => {
     expect(fs.readdirSync(tmp)).toEqual(tmpBefore);
   });
 
+  it('keeps tabs, line breaks, backslashes and COPY markers in a cell exactly as sent', async () => {
+    // Rows are staged with COPY, whose text format gives tab, newline, backslash, `\N` and `\.` a meaning.
+    const texts = [
+      'tab\there',
+      'line\nbreak',
+      'carriage\rreturn',
+      'back\\slash',
+      '\\.',
+      '\\N',
+      'ends with a backslash\\',
+      '\\t is not a tab',
+      'a\t\\\n\r\\N\tb',
+    ];
+    const xml = (s: string) => s.replace(/[&<>\t\n\r]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+    const rows = texts.map(
+      (text, i) =>
+        `<row r="${i + 2}">${inline(`A${i + 2}`, '2031-07')}${inline(`B${i + 2}`, mid)}${inline(`C${i + 2}`, 'Fee')}` +
+        `${inline(`D${i + 2}`, xml(text))}<c r="E${i + 2}"><v>${i + 1}</v></c></row>`,
+    );
+    const res = await admin.upload('/api/uploadadjustments', zip(workbookParts(headerRow() + rows.join(''))));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().rows).toBe(texts.length);
+    const stored = await sql<{ description: string }>`
+      select description from adjustments where month = '2031-07-01' order by amount`.execute(t.db);
+    expect(stored.rows.map((r) => r.description)).toEqual(texts);
+
+    // The same values sent as the JSON form of the upload.
+    const json = await admin.post('/api/uploadadjustments', {
+      filename: 'hostile.xlsx',
+      records: texts.map((text, i) => ['2031-08', mid, 'Fee', text, i + 1]),
+    });
+    expect(json.statusCode, json.body).toBe(200);
+    const fromJson = await sql<{ description: string }>`
+      select description from adjustments where month = '2031-08-01' order by amount`.execute(t.db);
+    expect(fromJson.rows.map((r) => r.description)).toEqual(texts);
+  });
+
   it('imports an Excel workbook written by exceljs: shared strings, a date-formatted month, styles', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('Adjustments').addRows([

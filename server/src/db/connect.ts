@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { copyingPool } from './copy';
 import { Mutex, PGliteDialect, pgliteExecuteSql } from './pglite-dialect';
 import type { Database } from './schema';
 
@@ -45,7 +46,9 @@ export async function connect(target: DbTarget): Promise<Connected> {
     // An idle connection the server drops (a restart, a failover) is discarded by the pool; without a
     // listener its error would end the process.
     pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: copyingPool(pool), cursor: Cursor }),
+    });
     return { db, kind: 'postgres', close: () => db.destroy(), databaseUrl: target.databaseUrl };
   }
   // Loaded only when chosen: the embedded database's code costs ~40 MB a process that runs on PostgreSQL.

@@ -14,6 +14,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { isCopyIn } from './copy';
 
 /**
  * Kysely over PGlite. PGlite is a single connection, so a mutex decides who uses it: a transaction holds it from
@@ -129,7 +130,16 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.exclusive(() => this.pglite.query<R>(compiled.sql, [...compiled.parameters]));
+    const { parameters } = compiled;
+    if (isCopyIn(parameters)) {
+      // PGlite has no COPY FROM STDIN: it reads a COPY's data from the file /dev/blob, which it maps to the blob.
+      // A COPY from a file needs a superuser, which PGlite's connection is; imports run as staff, never under the
+      // ISO role.
+      const fromBlob = compiled.sql.replace(/from stdin$/i, "from '/dev/blob'");
+      await this.exclusive(() => this.pglite.query(fromBlob, [], { blob: new Blob([parameters[0].data]) }));
+      return { rows: [] };
+    }
+    const result = await this.exclusive(() => this.pglite.query<R>(compiled.sql, [...parameters]));
     const affected = result.affectedRows;
     return {
       rows: result.rows,

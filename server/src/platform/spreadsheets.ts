@@ -1,17 +1,17 @@
 import { PassThrough } from 'node:stream';
+import type { ColumnType } from '@paydesk/domain';
 import type { FastifyReply } from 'fastify';
-import { workbookInWorker } from './workbookWorkers';
-import type { SheetColumn } from './workbookWriter';
+import { type XlsxValue, XlsxWriter } from './xlsxWriter';
 
-export type { CellValue, SheetColumn } from './workbookWriter';
+export type CellValue = string | number | boolean | Date | null;
 
-/** Rows per message to the export worker: small enough that copying them is a short turn of the event loop. */
-const ROWS_PER_MESSAGE = 500;
+export interface SheetColumn {
+  key: string;
+  header: string;
+  type?: ColumnType | 'month';
+}
 
-/**
- * An .xlsx workbook written as it is produced, straight to the HTTP answer. The rows are read here (from a held
- * cursor, chunk by chunk); the workbook is written by a worker thread (workbookWorkers.ts).
- */
+/** An .xlsx workbook written as it is produced, straight to the HTTP answer (see xlsxWriter.ts). */
 export async function sendWorkbook(
   reply: FastifyReply,
   filename: string,
@@ -25,35 +25,43 @@ export async function sendWorkbook(
     .header('content-disposition', `attachment; filename="${filename.replace(/[^A-Za-z0-9._ -]/g, '_')}"`)
     .header('cache-control', 'no-store')
     .send(out);
-  const book = workbookInWorker(sheetName, columns, (bytes) => out.write(bytes));
+  const writer = new XlsxWriter(
+    out,
+    sheetName,
+    columns.map((c) => ({
+      header: c.header,
+      width: Math.min(40, Math.max(10, c.header.length + 2)),
+      money: c.type === 'money',
+    })),
+  );
   try {
-    await produce(async (rows) => {
-      for (let i = 0; i < rows.length; i += ROWS_PER_MESSAGE) {
-        await book.write(rows.slice(i, i + ROWS_PER_MESSAGE).map((row) => columns.map((c) => row[c.key])));
-      }
-      // A slow client holds the next chunk back instead of letting the answer pile up in memory.
-      if (out.writableNeedDrain) await drainedOrClosed(out);
-      if (out.destroyed) throw new Error('The client went away during the download');
-    });
-    await book.end();
-    out.end();
+    await writer.start();
+    // A slow client holds the next chunk back (the writer waits for the answer to drain) instead of letting the
+    // answer pile up in memory.
+    await produce((rows) => writer.addRows(rows.map((row) => columns.map((c) => cell(row[c.key], c.type)))));
+    await writer.finish();
   } catch (err) {
-    book.abort();
     // The answer has started: the only way left to say it failed is to cut the download short.
     reply.log.warn({ err }, 'export stopped');
+    writer.abort();
     out.destroy(err as Error);
   }
   return reply;
 }
 
-function drainedOrClosed(stream: PassThrough): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-  });
+/**
+ * Money and numbers become numeric cells; dates stay as their YYYY-MM-DD text; timestamps are written
+ * 'YYYY-MM-DD HH:mm:ss UTC' (the server does not know the reader's time zone).
+ */
+function cell(value: unknown, type: SheetColumn['type']): XlsxValue {
+  if (value === null || value === undefined) return null;
+  if ((type === 'money' || type === 'decimal' || type === 'integer' || type === 'percent') && value !== '') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : String(value);
+  }
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return type === 'datetime' ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : iso.slice(0, 10);
+  }
+  return typeof value === 'number' || typeof value === 'boolean' ? value : String(value);
 }

@@ -1,7 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createInflateRaw } from 'node:zlib';
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { CellValue } from './spreadsheets';
+import { columnLetters } from './xlsxWriter';
+import { type XmlHandlers, XmlScanner } from './xmlScanner';
 
 const MiB = 1024 * 1024;
 
@@ -177,52 +178,30 @@ async function inflatePart(
   await onText(decoder.end());
 }
 
-type Handlers = {
-  open?: (name: string, attributes: Record<string, string>) => void;
-  text?: (text: string) => void;
-  close?: (name: string) => void;
-};
-
 /**
- * Parses one XML part with saxes, element names without their namespace prefix. `afterChunk` runs after each
- * chunk (the place for async work, such as writing rows); answering false stops reading.
+ * Parses one XML part (xmlScanner.ts), element names without their namespace prefix. `afterChunk` runs after each
+ * chunk (the place for async work, such as writing rows); answering false stops reading. `reads` narrows what the
+ * scanner decodes: the attributes of which elements, and whether text is wanted at the moment.
  */
 async function parsePart(
   file: Buffer,
   entry: ZipEntry | undefined,
   what: string,
   limit: number,
-  handlers: Handlers,
+  handlers: XmlHandlers,
   afterChunk?: () => Promise<boolean> | boolean,
+  reads: { attributesOf?: (name: string) => boolean; text?: () => boolean } = {},
 ): Promise<void> {
   if (!entry) throw unreadable();
-  const parser = new SaxesParser();
-  // Where the last complete node ended: a node still open far beyond it is held whole by the parser.
-  let mark = 0;
-  parser.on('opentag', (tag: SaxesTagPlain) => {
-    mark = parser.position;
-    handlers.open?.(localName(tag.name), tag.attributes);
-  });
-  parser.on('text', (text) => {
-    mark = parser.position;
-    handlers.text?.(text);
-  });
-  parser.on('closetag', (tag: SaxesTagPlain) => {
-    mark = parser.position;
-    handlers.close?.(localName(tag.name));
-  });
-  parser.on('error', (err) => {
-    throw err;
-  });
+  const scanner = new XmlScanner(handlers, XLSX_LIMITS.xmlNodeChars, reads.attributesOf, reads.text);
   let stopped = false;
   try {
     await inflatePart(file, entry, what, limit, async (text) => {
-      parser.write(text);
-      if (parser.position - mark > XLSX_LIMITS.xmlNodeChars) throw unreadable();
+      scanner.write(text);
       stopped = afterChunk ? !(await afterChunk()) : false;
       return !stopped;
     });
-    if (!stopped) parser.close();
+    if (!stopped) scanner.close();
   } catch (err) {
     if (err instanceof SpreadsheetRefused) throw err;
     throw unreadable();
@@ -286,30 +265,38 @@ async function readSharedStrings(file: Buffer, entry: ZipEntry | undefined): Pro
   let current = '';
   let inText = false;
   let phonetic = 0;
-  await parsePart(file, entry, 'shared text', XLSX_LIMITS.sharedStringsBytes, {
-    open: (name) => {
-      if (name === 'si') current = '';
-      else if (name === 'rPh') phonetic++;
-      else if (name === 't' && phonetic === 0) inText = true;
+  await parsePart(
+    file,
+    entry,
+    'shared text',
+    XLSX_LIMITS.sharedStringsBytes,
+    {
+      open: (name) => {
+        if (name === 'si') current = '';
+        else if (name === 'rPh') phonetic++;
+        else if (name === 't' && phonetic === 0) inText = true;
+      },
+      text: (text) => {
+        if (inText) current += text;
+      },
+      close: (name) => {
+        if (name === 't') inText = false;
+        else if (name === 'rPh') phonetic--;
+        else if (name === 'si') {
+          if (current.length > XLSX_LIMITS.cellChars) throw cellTooLong();
+          chars += current.length;
+          strings.push(current);
+          if (strings.length > XLSX_LIMITS.sharedStrings || chars > XLSX_LIMITS.sharedStringChars)
+            throw new SpreadsheetRefused(
+              `The file holds too much text: more than ${XLSX_LIMITS.sharedStrings.toLocaleString('en-US')} different texts or ` +
+                `${XLSX_LIMITS.sharedStringChars.toLocaleString('en-US')} characters. Split it into smaller files and import them one by one.`,
+            );
+        }
+      },
     },
-    text: (text) => {
-      if (inText) current += text;
-    },
-    close: (name) => {
-      if (name === 't') inText = false;
-      else if (name === 'rPh') phonetic--;
-      else if (name === 'si') {
-        if (current.length > XLSX_LIMITS.cellChars) throw cellTooLong();
-        chars += current.length;
-        strings.push(current);
-        if (strings.length > XLSX_LIMITS.sharedStrings || chars > XLSX_LIMITS.sharedStringChars)
-          throw new SpreadsheetRefused(
-            `The file holds too much text: more than ${XLSX_LIMITS.sharedStrings.toLocaleString('en-US')} different texts or ` +
-              `${XLSX_LIMITS.sharedStringChars.toLocaleString('en-US')} characters. Split it into smaller files and import them one by one.`,
-          );
-      }
-    },
-  });
+    undefined,
+    { attributesOf: () => false, text: () => inText },
+  );
   return strings;
 }
 
@@ -479,6 +466,7 @@ async function readSheet(
       // Whatever follows the rows (merged cells, print settings) is not needed.
       return !finished;
     },
+    { attributesOf: (name) => name === 'row' || name === 'c', text: () => capturing },
   );
 }
 
@@ -492,11 +480,4 @@ function columnIndex(reference: string): number {
   }
   if (index === 0) throw unreadable();
   return index - 1;
-}
-
-function columnLetters(index: number): string {
-  let letters = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
-    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
 }

@@ -6,6 +6,7 @@ import {
   joinDocumentNames,
   stepAfterChecksFinished,
 } from '@paydesk/domain';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/connect';
 import { audit } from '../../platform/audit';
@@ -146,7 +147,10 @@ export function checkJobs(providers: CheckProviders, timeoutSeconds: number): Ch
             description: `${check} check of lead ${leadId} finished: ${outcome.verdict === 'hit' ? 'finding' : 'clear'} (${provider.sandbox ? 'sandbox' : provider.name})`,
           },
         });
-        // Spec §4: when all four automatic checks have finished, Run Validations is complete.
+        // Spec §4: when all four automatic checks have finished, Run Validations is complete. Each check finishes
+        // in a transaction of its own: two finishing at once would each miss the other's result (READ COMMITTED)
+        // and neither would complete the step. The lead's lock makes the later one wait for the earlier's commit.
+        await sql`select pg_advisory_xact_lock(hashtext('lead_checks'), hashtext(${leadId}))`.execute(trx);
         if (allAutomaticChecksFinished(await checkStates(trx, leadId), finishedAt)) {
           const step = await currentStep(trx, leadId);
           const next = stepAfterChecksFinished(step);

@@ -38,7 +38,6 @@ import { AppError, badRequest, notFound } from '../../platform/errors';
 import { type Deps, jsonText, route } from '../../platform/http';
 import { revealPii } from '../../platform/pii';
 import { readFormData } from '../../platform/uploads';
-import { readApplicationFields } from './application';
 import { CHECK_JOB_NAMES, documentIdOf, documentName } from './jobs';
 import {
   applicationDocumentName,
@@ -369,6 +368,8 @@ export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
       let name: string;
       if (check_name === 'Application') {
         const filename = cleanFilename(part.name, ['.pdf']);
+        // Loaded when first used: pdf-lib is ~20 MB that no other request needs.
+        const { readApplicationFields } = await import('./application');
         await saveApplication(db, lead.Id, { filename, bytes }, await readApplicationFields(bytes), user.id);
         name = applicationDocumentName(lead.Id);
       } else {

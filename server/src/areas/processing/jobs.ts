@@ -10,7 +10,6 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { defineJob, type JobDefinition } from '../../platform/jobs';
 import { MAIL_DELIVER, Mailer } from '../../platform/mailer';
-import { buildQuarterReport } from './report';
 
 export const REPORT_JOB = 'processing.report';
 export const SUBSCRIPTIONS_JOB = 'processing.subscriptions';
@@ -52,6 +51,8 @@ export function processingReportJob(delivery: JobDefinition) {
       // A partner user's report holds their ISO's figures only, as their dashboard does.
       const scope =
         user.partner_id === null ? null : { isoId: user.partner_id, name: user.account_name ?? '' };
+      // Loaded when first used: ECharts, pdfkit and exceljs hold ~70 MB that no other request needs.
+      const { buildQuarterReport } = await import('./report');
       const report = await buildQuarterReport(ctx.db, quarter, scope);
       ctx.progress(80, 'Mailing');
       // The mail's delivery job is queued through this run, so it is queued only if the run commits.

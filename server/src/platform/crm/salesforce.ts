@@ -1,4 +1,4 @@
-import { Connection } from 'jsforce';
+import type { Connection } from 'jsforce';
 import { badRequest } from '../errors';
 import type { Crm, CrmAccount, CrmGroup, CrmLead, CrmLeadRecord, NewCrmGroup } from './types';
 
@@ -97,9 +97,13 @@ export class SalesforceCrm implements Crm {
   /** One sign-in, reused; a failed one is tried again on the next call. */
   private connect(): Promise<Connection> {
     if (!this.connection) {
-      const conn = new Connection({ loginUrl: this.settings.loginUrl, version: '60.0' });
-      this.connection = conn
-        .login(this.settings.username, this.settings.password + this.settings.securityToken)
+      let conn: Connection;
+      // jsforce (~35 MB) is loaded by the first sign-in, not by every process that might reach a CRM.
+      this.connection = import('jsforce')
+        .then(({ Connection }) => {
+          conn = new Connection({ loginUrl: this.settings.loginUrl, version: '60.0' });
+          return conn.login(this.settings.username, this.settings.password + this.settings.securityToken);
+        })
         .then(() => conn)
         .catch((err: unknown) => {
           this.connection = null;
