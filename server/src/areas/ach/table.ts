@@ -89,7 +89,11 @@ export const achSource: TableSource<AchColumn> = {
     },
     {
       from: 'ach_groups g',
-      expressions: { classification: 'g.classification', Alert: 'g.alert_label', rejRes: "nullif(g.rej_res, '')" },
+      expressions: {
+        classification: 'g.classification',
+        Alert: 'g.alert_label',
+        rejRes: "nullif(g.rej_res, '')",
+      },
       count: 'g.returns',
       totals: {
         TransactionAmount: 'g.transaction_amount',
