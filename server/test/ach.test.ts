@@ -574,6 +574,71 @@ describe('/api/updateACH', () => {
     await check();
   });
 
+  it('counts and sums a page filtered by classification, Alert and resolution as its rows do, through edits', async () => {
+    const filters = [
+      { id: 'Alert', kind: 'select', values: ['Yes'] },
+      { id: 'rejRes', kind: 'select', values: ['Used Reserve', 'Write Off'] },
+      { id: 'classification', kind: 'select', values: ['reject closed', 'resurrect'] },
+    ];
+    const check = async () => {
+      const expected = await expectedDerived();
+      const matching = (await rawRows()).filter(
+        (r) =>
+          expected.get(r.id)?.alert === 'Yes' &&
+          (r.rejRes === 'Used Reserve' || r.rejRes === 'Write Off') &&
+          ['reject closed', 'resurrect'].includes(expected.get(r.id)?.classification ?? ''),
+      );
+      const res = await (await as(ADMIN)).post('/api/app/ach/query', { filters });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().total).toBe(matching.length);
+      const sumOf = (k: 'transaction_amount' | 'used_rsv' | 're_ran' | 'sent_to_coll' | 'write_off') =>
+        matching.reduce((acc, r) => acc + (r[k] === null ? 0n : parseMoney(r[k])), 0n);
+      const totals = res.json().totals as Record<string, string>;
+      expect(parseMoney(totals.TransactionAmount ?? '')).toBe(sumOf('transaction_amount'));
+      expect(parseMoney(totals.usedRsv ?? '')).toBe(sumOf('used_rsv'));
+      expect(parseMoney(totals.reRan ?? '')).toBe(sumOf('re_ran'));
+      expect(parseMoney(totals.sentToColl ?? '')).toBe(sumOf('sent_to_coll'));
+      expect(parseMoney(totals.writeOff ?? '')).toBe(sumOf('write_off'));
+      // Every kept group against its rows, so no group is left behind (nor one with no rows).
+      const { rows: differ } = await sql<{ n: number }>`
+        with kept as (select partner_id, classification, alert_label, rej_res, returns, transaction_amount, used_rsv,
+                        re_ran, sent_to_coll, write_off from ach_groups),
+             plain as (select partner_id, classification, alert_label, coalesce(rej_res, '') as rej_res,
+                         count(*)::int as returns, sum(transaction_amount) as transaction_amount,
+                         coalesce(sum(used_rsv), 0) as used_rsv, coalesce(sum(re_ran), 0) as re_ran,
+                         coalesce(sum(sent_to_coll), 0) as sent_to_coll, coalesce(sum(write_off), 0) as write_off
+                       from ach_returns group by 1, 2, 3, 4)
+        select count(*)::int as n from ((table kept except table plain) union all (table plain except table kept)) d`.execute(
+        t.db,
+      );
+      expect(differ[0]?.n).toBe(0);
+    };
+    await check();
+    // An alerted row without a resolution is resolved, given an amount, then written off past its balance (the
+    // Alert of its legal name's rows moves), and everything is put back.
+    const { rows: alerted } = await sql<{ id: number; bal: string }>`
+      select r.id, ln.merch_rej_bal::text as bal
+      from ach_returns r join ach_legal_names ln on ln.partner_id = r.partner_id and ln.legal_name = r.legal_name
+      where r.alert and r.historic = 0 and r.rej_res is null and r.write_off is null and r.used_rsv is null
+      order by r.id limit 1`.execute(t.db);
+    const target = alerted[0];
+    if (!target) throw new Error('no alerted row without a resolution');
+    const lift = (-parseMoney(target.bal) + 100n) / 100n;
+    for (const [column, value] of [
+      ['rejRes', 'Used Reserve'],
+      ['usedRsv', '10.00'],
+      ['rejRes', 'Write Off'],
+      ['writeOff', String(lift)],
+      ['writeOff', ''],
+      ['usedRsv', ''],
+      ['rejRes', ''],
+    ] as const) {
+      const res = await edit(FINANCE, { unique_key: target.id, column, value, historic: 0 });
+      expect(res.statusCode, `${column} ${value}`).toBe(200);
+      await check();
+    }
+  });
+
   it('refuses other columns and bad values with 400 and changes nothing', async () => {
     const row = await pickRow(2);
     const before = await rowState(row.id);

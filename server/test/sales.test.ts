@@ -1,4 +1,5 @@
-import { addMonths, isoStatus, lastDayOfMonth, monthStart } from '@paydesk/domain';
+import { addMonths, isoEndpoints, isoStatus, lastDayOfMonth, monthStart } from '@paydesk/domain';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeTransaction } from '../src/platform/scope';
 import { Client, type TestApp, testApp } from './helpers';
@@ -423,5 +424,55 @@ describe('ISO partners', () => {
       columns: ['partner', 'approvals_this_year'],
     });
     expect(file.statusCode).toBe(200);
+  });
+
+  it('sends every field of the directory answers as the schemas do, and follows an approval at once', async () => {
+    const body = ranges();
+    const statusBody = {
+      this_month_start: thisMonth,
+      this_month_end: lastDayOfMonth(thisMonth),
+      last_90D_start: addMonths(thisMonth, -3),
+      last_90D_end: today,
+    };
+    // The answers are sent as kept JSON text: parsed by the endpoints' schemas, nothing is stripped or refused.
+    const directory = await json('/api/iso/GetPartners', body);
+    expect(isoEndpoints.partners.output.parse(directory)).toEqual(directory);
+    const statuses = await json('/api/iso/GetPartnersStatus', statusBody);
+    expect(isoEndpoints.partnersStatus.output.parse(statuses)).toEqual(statuses);
+    // An application of the last-ranked ISO approved now: every answer counts it on the next call.
+    const last = directory.at(-1) as { partner: string; approvals_this_month: number };
+    const { rows } = await sql<{ id: number; approved_at: Date | null; status: string }>`
+      select a.id, a.approved_at, a.status from applications a join partners p on p.id = a.partner_id
+      where p.account_name = ${last.partner} and (a.approved_at is null or a.approved_at < ${thisMonth}::date)
+      order by a.id limit 1`.execute(t.db);
+    const app = rows[0];
+    if (!app) throw new Error('no application to approve');
+    await sql`update applications set approved_at = now(), status = 'Approved' where id = ${app.id}`.execute(
+      t.db,
+    );
+    try {
+      const after = (await json('/api/iso/GetPartners', body)) as {
+        partner: string;
+        approvals_this_month: number;
+      }[];
+      expect(after.find((r) => r.partner === last.partner)?.approvals_this_month).toBe(
+        last.approvals_this_month + 1,
+      );
+      const page = await json('/api/iso/partners/query', {
+        month: thisMonth,
+        filters: [{ id: 'partner', kind: 'text', value: last.partner }],
+      });
+      expect(
+        page.rows.find((r: { partner: string }) => r.partner === last.partner)?.approvals_this_month,
+      ).toBe(last.approvals_this_month + 1);
+      const status = (await json('/api/iso/GetPartnersStatus', statusBody)) as {
+        iso_name: string;
+        iso_status: string;
+      }[];
+      expect(status.find((r) => r.iso_name === last.partner)?.iso_status).toBe('Active');
+    } finally {
+      await sql`update applications set approved_at = ${app.approved_at}, status = ${app.status}
+        where id = ${app.id}`.execute(t.db);
+    }
   });
 });

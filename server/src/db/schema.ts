@@ -109,6 +109,19 @@ export interface Database {
   lead_steps: LeadStepsTable;
   lead_checks: LeadChecksTable;
   lead_approvals: LeadApprovalsTable;
+  /** Kept by triggers on ach_returns (migration 2026_11_25_0020); rej_res '' for none. */
+  ach_groups: {
+    partner_id: number;
+    classification: string;
+    alert_label: string;
+    rej_res: string;
+    returns: number;
+    transaction_amount: Decimal;
+    used_rsv: Decimal;
+    re_ran: Decimal;
+    sent_to_coll: Decimal;
+    write_off: Decimal;
+  };
   ach_totals: {
     partner_id: number;
     iso_name: ColumnType<string, string | undefined, string>;

@@ -16,9 +16,10 @@ const caches = new WeakMap<Db, Map<string, { version: string; text: string }>>()
 
 /**
  * partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions);
- * leads: the CRM lead list (GetLeads).
+ * leads: the CRM lead list (GetLeads); iso_partners: the ISO partners dashboard's directory and statuses per date
+ * ranges (GetPartners, GetPartnersStatus and the ISO performance table).
  */
-export type AnswerName = 'partners' | 'pci_billing' | 'leads';
+export type AnswerName = 'partners' | 'pci_billing' | 'leads' | 'iso_partners';
 
 /** `database` is the application's Db (the cache's key), `trx` the request's transaction. */
 export async function cachedAnswer(

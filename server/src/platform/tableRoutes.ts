@@ -2,7 +2,9 @@ import type { TableEndpoints } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import type { RawBuilder } from 'kysely';
 import type { z } from 'zod';
+import type { Db } from '../db/connect';
 import { type Access, type Deps, route, type Scope } from './http';
+import type { RequestUser } from './sessions';
 import { sendWorkbook } from './spreadsheets';
 import { checkRequest, holdRows, queryPage, type TableRequest, type TableSource } from './tableQuery';
 
@@ -19,7 +21,14 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     /** Whose data the table shows; see Scope in http.ts. */
     scope: Scope;
     endpoints: { extra: E } & NoInfer<TableEndpoints<E>>;
-    source: (extra: z.output<z.ZodObject<E>>) => TableSource<Id>;
+    /**
+     * The table for the request's own fields; it may read the request's transaction (`db`) and user, e.g. to
+     * take rows from a cached answer (platform/answerCache.ts).
+     */
+    source: (
+      extra: z.output<z.ZodObject<E>>,
+      request: { db: Db; user: RequestUser | null },
+    ) => TableSource<Id> | Promise<TableSource<Id>>;
     base?: (extra: z.output<z.ZodObject<E>>) => RawBuilder<unknown>[];
     file: (extra: z.output<z.ZodObject<E>>) => { name: string; sheet: string };
   },
@@ -30,10 +39,11 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     endpoint: table.endpoints.query,
     access: table.access,
     scope: table.scope,
-    handler: ({ input, db }) => {
+    handler: async ({ input, db, user }) => {
       const extra = input as unknown as Extra;
       const req = input as unknown as TableRequest & { page: number; pageSize?: number };
-      return queryPage<Id, Record<string, unknown>>(db, table.source(extra), req, table.base?.(extra));
+      const source = await table.source(extra, { db, user });
+      return queryPage<Id, Record<string, unknown>>(db, source, req, table.base?.(extra));
     },
   });
 
@@ -41,10 +51,10 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     endpoint: table.endpoints.export,
     access: table.access,
     scope: table.scope,
-    handler: async ({ input, db, reply, afterCommit }) => {
+    handler: async ({ input, db, user, reply, afterCommit }) => {
       const extra = input as unknown as Extra;
       const req = input as unknown as TableRequest & { columns: string[] };
-      const source = table.source(extra);
+      const source = await table.source(extra, { db, user });
       const base = table.base?.(extra);
       // Check everything before the answer starts: once the file streams, an error cannot be reported.
       checkRequest(source, req, req.columns);

@@ -60,7 +60,8 @@ export const achSource: TableSource<AchColumn> = {
       coalesce(sum(re_ran), 0)::text as "reRan", coalesce(sum(sent_to_coll), 0)::text as "sentToColl",
       coalesce(sum(write_off), 0)::text as "writeOff"
     from ach_totals`,
-  // A page filtered only by the balance counts and sums legal names, one filtered only by the ISO name ISOs.
+  // A page filtered only by the balance counts and sums legal names, one filtered only by the ISO name ISOs, one
+  // filtered only by classification, Alert and resolution the groups of those (ach_groups, kept by triggers).
   rollups: [
     {
       from: 'ach_legal_names ln',
@@ -84,6 +85,22 @@ export const achSource: TableSource<AchColumn> = {
         reRan: 't.re_ran',
         sentToColl: 't.sent_to_coll',
         writeOff: 't.write_off',
+      },
+    },
+    {
+      from: 'ach_groups g',
+      expressions: {
+        classification: 'g.classification',
+        Alert: 'g.alert_label',
+        rejRes: "nullif(g.rej_res, '')",
+      },
+      count: 'g.returns',
+      totals: {
+        TransactionAmount: 'g.transaction_amount',
+        usedRsv: 'g.used_rsv',
+        reRan: 'g.re_ran',
+        sentToColl: 'g.sent_to_coll',
+        writeOff: 'g.write_off',
       },
     },
   ],

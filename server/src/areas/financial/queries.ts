@@ -86,8 +86,9 @@ interface MonthTotals {
 
 /**
  * Totals per month from `from` to `to` (inclusive), for the filtered merchants. No filter or filters in one
- * group read the rollup (an ISO-bound user: their ISO's rollup rows, unfiltered); the rest read the
- * merchant rows, which row-level security scopes.
+ * group read the rollup (an ISO-bound user: their ISO's rollup rows, unfiltered); the rest find the merchants
+ * by an index on their filter columns and read each one's months from its Self Serve rows (activity and income
+ * already joined, index-only by merchant and month), which row-level security scopes.
  */
 export async function monthTotals(
   db: Db,
@@ -126,13 +127,12 @@ export async function monthTotals(
            coalesce(sum(t.income), 0)::text as income, count(t.month)::int as merchants, coalesce(sum(t.age), 0)::bigint as age_months
     from generate_series(${from}::date, ${to}::date, interval '1 month') m
     left join (
-      select a.month, a.volume, a.transactions, coalesce(i.net, 0) as income,
-             (extract(year from age(a.month, date_trunc('month', m.opened_on))) * 12
-              + extract(month from age(a.month, date_trunc('month', m.opened_on))))::int as age
-      from merchant_monthly a
-      join merchants m on m.id = a.merchant_id
-      left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
-      where a.month >= ${from}::date and a.month <= ${to}::date ${where}
+      select s.month, s.tx_amt as volume, s.tx_cnt as transactions, s.income,
+             (extract(year from age(s.month, date_trunc('month', m.opened_on))) * 12
+              + extract(month from age(s.month, date_trunc('month', m.opened_on))))::int as age
+      from merchants m
+      join selfserve_rows s on s.merchant_id = m.id
+      where s.month >= ${from}::date and s.month <= ${to}::date ${where}
     ) t on t.month = m::date
     group by m order by m`.execute(db);
   return rows;
