@@ -97,6 +97,10 @@ const schema = z.object({
    */
   TINCHECK_LOGIN: z.string().optional(),
   TINCHECK_PASSWORD: z.string().optional(),
+  /** Giact answers the Giact check when both are set; GIACT_BASE_URL is its sandbox unless set. Never logged. */
+  GIACT_USERNAME: z.string().optional(),
+  GIACT_PASSWORD: z.string().optional(),
+  GIACT_BASE_URL: z.string().url().default('https://sandbox.api.giact.com'),
   /** Longest a check provider may take to answer before the check is stopped as timed out. */
   LEADS_CHECK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
 });
@@ -114,6 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   if ((c.TINCHECK_LOGIN === undefined) !== (c.TINCHECK_PASSWORD === undefined))
     throw new Error('Invalid configuration:\n  Set both TINCHECK_LOGIN and TINCHECK_PASSWORD, or neither');
+  if ((c.GIACT_USERNAME === undefined) !== (c.GIACT_PASSWORD === undefined))
+    throw new Error('Invalid configuration:\n  Set both GIACT_USERNAME and GIACT_PASSWORD, or neither');
   if ((c.SALESFORCE_USERNAME === undefined) !== (c.SALESFORCE_PASSWORD === undefined))
     throw new Error(
       'Invalid configuration:\n  Set both SALESFORCE_USERNAME and SALESFORCE_PASSWORD, or neither',
