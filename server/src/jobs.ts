@@ -27,6 +27,10 @@ export type JobsConfig = Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> &
       | 'GIACT_USERNAME'
       | 'GIACT_PASSWORD'
       | 'GIACT_BASE_URL'
+      | 'MATCH_CONSUMER_KEY'
+      | 'MATCH_SIGNING_KEY_PATH'
+      | 'MATCH_ACQUIRER_ID'
+      | 'MATCH_BASE_URL'
       | 'LEADS_CHECK_TIMEOUT_SECONDS'
     >
   >;
