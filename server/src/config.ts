@@ -97,6 +97,21 @@ const schema = z.object({
    */
   TINCHECK_LOGIN: z.string().optional(),
   TINCHECK_PASSWORD: z.string().optional(),
+  /** Giact answers the Giact check when both are set; GIACT_BASE_URL is its sandbox unless set. Never logged. */
+  GIACT_USERNAME: z.string().optional(),
+  GIACT_PASSWORD: z.string().optional(),
+  GIACT_BASE_URL: z.string().url().default('https://sandbox.api.giact.com'),
+  /**
+   * Mastercard MATCH answers the Match check when the consumer key, the signing key (an unencrypted PKCS#8 PEM
+   * file) and the acquirer's Member ICA are all set; MATCH_BASE_URL is Mastercard's sandbox unless set.
+   */
+  MATCH_CONSUMER_KEY: z.string().optional(),
+  MATCH_SIGNING_KEY_PATH: z.string().optional(),
+  MATCH_ACQUIRER_ID: z
+    .string()
+    .regex(/^\d{1,11}$/, 'must be the Member ICA (digits)')
+    .optional(),
+  MATCH_BASE_URL: z.string().url().default('https://sandbox.api.mastercard.com'),
   /** Longest a check provider may take to answer before the check is stopped as timed out. */
   LEADS_CHECK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
 });
@@ -114,6 +129,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   if ((c.TINCHECK_LOGIN === undefined) !== (c.TINCHECK_PASSWORD === undefined))
     throw new Error('Invalid configuration:\n  Set both TINCHECK_LOGIN and TINCHECK_PASSWORD, or neither');
+  const match = [c.MATCH_CONSUMER_KEY, c.MATCH_SIGNING_KEY_PATH, c.MATCH_ACQUIRER_ID].filter(
+    (v) => v !== undefined,
+  );
+  if (match.length !== 0 && match.length !== 3)
+    throw new Error(
+      'Invalid configuration:\n  Set all of MATCH_CONSUMER_KEY, MATCH_SIGNING_KEY_PATH and MATCH_ACQUIRER_ID, or none',
+    );
+  if ((c.GIACT_USERNAME === undefined) !== (c.GIACT_PASSWORD === undefined))
+    throw new Error('Invalid configuration:\n  Set both GIACT_USERNAME and GIACT_PASSWORD, or neither');
   if ((c.SALESFORCE_USERNAME === undefined) !== (c.SALESFORCE_PASSWORD === undefined))
     throw new Error(
       'Invalid configuration:\n  Set both SALESFORCE_USERNAME and SALESFORCE_PASSWORD, or neither',

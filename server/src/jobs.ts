@@ -19,7 +19,21 @@ export { holdsDemoData, liveDemoJob };
  * a database the demo seed filled (its marker), so it never runs, nor is scheduled, on real data.
  */
 export type JobsConfig = Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> &
-  Partial<Pick<Config, 'TINCHECK_LOGIN' | 'TINCHECK_PASSWORD' | 'LEADS_CHECK_TIMEOUT_SECONDS'>>;
+  Partial<
+    Pick<
+      Config,
+      | 'TINCHECK_LOGIN'
+      | 'TINCHECK_PASSWORD'
+      | 'GIACT_USERNAME'
+      | 'GIACT_PASSWORD'
+      | 'GIACT_BASE_URL'
+      | 'MATCH_CONSUMER_KEY'
+      | 'MATCH_SIGNING_KEY_PATH'
+      | 'MATCH_ACQUIRER_ID'
+      | 'MATCH_BASE_URL'
+      | 'LEADS_CHECK_TIMEOUT_SECONDS'
+    >
+  >;
 
 export function jobDefinitions(
   config: JobsConfig,

@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config';
 import type { Connected, Db } from '../src/db/connect';
 import { sandboxLeadId } from '../src/db/seed/leads';
 import { jobDefinitions } from '../src/jobs';
+import { storeDocument } from '../src/platform/documents';
 import type { Jobs } from '../src/platform/jobs';
 import { Mailer } from '../src/platform/mailer';
 import { piiKeyId, usePiiKeys } from '../src/platform/pii';
@@ -469,16 +470,44 @@ describe('steps and checks', () => {
       { name: 'report.txt', bytes: await pdfWithFields({}) },
     );
     expect(named.statusCode).toBe(400);
+    const report = Buffer.from(await pdfWithFields({ ssn: SSN, dda: DDA }));
     const good = await upload(
       c,
       { lead_id: leadId, check_name: 'LexisNexis' },
-      { name: 'report.pdf', bytes: await pdfWithFields({}) },
+      { name: 'report.pdf', bytes: report },
     );
     const name = ok(good).document_name;
     lexis = ok(await c.post(leadsPaths.getChecks, { lead_id: leadId })).checks.find(
       (x: { check_type: string }) => x.check_type === 'LexisNexis',
     );
     expect(lexis).toMatchObject({ runtime_status: 'uploaded', document_name: name, error_msg: null });
+    // Kept encrypted at rest: the stored bytes are neither the PDF nor hold its personal data.
+    const stored = await db
+      .selectFrom('documents')
+      .select(['content', 'encrypted'])
+      .where('id', '=', Number(name.split('-')[0]))
+      .executeTakeFirstOrThrow();
+    const storedBytes = Buffer.from(stored.content);
+    expect(stored.encrypted).toBe(true);
+    expect(storedBytes.includes('%PDF-')).toBe(false);
+    expect(storedBytes.includes(report.subarray(0, 64))).toBe(false);
+    for (const secret of SECRETS) expect(storedBytes.includes(secret)).toBe(false);
+    const download = ok(await c.post(leadsPaths.downloadDocument, { document_name: name }));
+    expect(Buffer.from(download.content, 'base64').equals(report)).toBe(true);
+    // A report uploaded before encryption (kept in clear) still downloads as it was.
+    const owner = await db.selectFrom('users').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const earlier = await storeDocument(db, {
+      owner: owner.id,
+      partnerId: null,
+      kind: 'lead_upload',
+      filename: 'earlier.pdf',
+      contentType: 'application/pdf',
+      bytes: report,
+    });
+    const plain = ok(
+      await c.post(leadsPaths.downloadDocument, { document_name: `${earlier.id}-${earlier.filename}` }),
+    );
+    expect(Buffer.from(plain.content, 'base64').equals(report)).toBe(true);
     expect((await c.post(leadsPaths.getChecks, { lead_id: leadId, extra: 1 })).statusCode).toBe(400);
   });
 });

@@ -602,6 +602,8 @@ export interface DocumentsTable {
   sha256: string;
   /** pg returns a Buffer, PGlite a Uint8Array. */
   content: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  /** The content is encryptPii of its base64 (platform/pii.ts); false for a document kept in clear. */
+  encrypted: Generated<boolean>;
   created_at: Timestamp;
 }
 

@@ -3,6 +3,7 @@ import { XLSX_MIME } from '@paydesk/domain';
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/connect';
 import { badRequest, notFound } from './errors';
+import { decryptPii, encryptPii } from './pii';
 
 /**
  * Documents (uploaded lead PDFs, underwriting check results, generated reports) are kept in the `documents`
@@ -47,6 +48,7 @@ export interface DocumentInfo {
   kind: string;
   filename: string;
   contentType: string;
+  /** Size and hash of the stored bytes: of the ciphertext for an encrypted document. */
   sizeBytes: number;
   sha256: string;
   createdAt: Date;
@@ -66,6 +68,11 @@ export interface NewDocument {
   filename: string;
   contentType: string;
   bytes: Uint8Array;
+  /**
+   * Keep the bytes encrypted with the PII key (AES-256-GCM, platform/pii.ts), for a file that holds personal
+   * data; readDocument decrypts it, so only a route allowed to read the document ever sees it in clear.
+   */
+  encrypted?: boolean;
 }
 
 function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
@@ -152,8 +159,11 @@ export function checkDocument(contentType: string, bytes: Uint8Array): void {
 /** Checks a file by its bytes (checkDocument) and stores it. */
 export async function storeDocument(db: Db, doc: NewDocument): Promise<DocumentInfo> {
   const type = documentType(doc.contentType);
-  const bytes = doc.bytes;
-  checkDocument(doc.contentType, bytes);
+  checkDocument(doc.contentType, doc.bytes);
+  // As the application PDF is (areas/leads/store.ts): the PII encryption takes text, so the file goes as base64.
+  const bytes = doc.encrypted
+    ? Buffer.from(encryptPii(Buffer.from(doc.bytes).toString('base64')), 'utf8')
+    : doc.bytes;
   if (!/^[a-z][a-z0-9_]{0,49}$/.test(doc.kind))
     throw new Error(`Document kind "${doc.kind}" is not a valid name`);
   const row = await db
@@ -167,6 +177,7 @@ export async function storeDocument(db: Db, doc: NewDocument): Promise<DocumentI
       size_bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       content: bytes,
+      encrypted: doc.encrypted === true,
     })
     .returning(['id', 'created_at', 'filename', 'content_type', 'size_bytes', 'sha256'])
     .executeTakeFirstOrThrow();
@@ -190,7 +201,8 @@ export async function storeDocument(db: Db, doc: NewDocument): Promise<DocumentI
 export async function readDocument(db: Db, id: number): Promise<StoredDocument> {
   const row = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('No such document');
-  const content = row.content;
+  const stored = Buffer.from(row.content.buffer, row.content.byteOffset, row.content.byteLength);
+  const content = row.encrypted ? Buffer.from(decryptPii(stored.toString('utf8')), 'base64') : stored;
   return {
     id: row.id,
     ownerUserId: row.owner_user_id,
@@ -201,7 +213,7 @@ export async function readDocument(db: Db, id: number): Promise<StoredDocument> 
     sizeBytes: row.size_bytes,
     sha256: row.sha256,
     createdAt: row.created_at,
-    content: Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+    content,
   };
 }
 

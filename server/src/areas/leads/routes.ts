@@ -380,6 +380,8 @@ export function leadsRoutes(app: FastifyInstance, deps: Deps): void {
           filename: part.name,
           contentType: 'application/pdf',
           bytes,
+          // The report holds the applicant's personal data.
+          encrypted: true,
         });
         name = documentName(stored.id, stored.filename);
         const [existing] = await db

@@ -38,6 +38,7 @@ import * as bi from './2026_11_24_0010_bi';
 import * as pci from './2026_11_24_0020_pci';
 import * as leads from './2026_11_24_0030_leads';
 import * as speed from './2026_11_25_0020_speed';
+import * as leadsDocuments from './2026_11_25_0050_leads_documents';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0020_pci': pci,
   '2026_11_24_0030_leads': leads,
   '2026_11_25_0020_speed': speed,
+  '2026_11_25_0050_leads_documents': leadsDocuments,
 };
