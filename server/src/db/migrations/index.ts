@@ -37,6 +37,7 @@ import * as merchantFilterIndex from './2026_11_24_0006_merchant_filter_index';
 import * as bi from './2026_11_24_0010_bi';
 import * as pci from './2026_11_24_0020_pci';
 import * as leads from './2026_11_24_0030_leads';
+import * as biRollups from './2026_11_25_0010_bi_rollups';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0010_bi': bi,
   '2026_11_24_0020_pci': pci,
   '2026_11_24_0030_leads': leads,
+  '2026_11_25_0010_bi_rollups': biRollups,
 };
