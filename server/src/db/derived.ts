@@ -80,9 +80,21 @@ export const DERIVED_TABLES = {
   },
   deal_income: { rowPer: ['merchant'], sources: ['merchant_income', 'merchants'], refresh: 'rebuild' },
   bi_group_daily: { rowPer: ['group', 'day'], sources: ['merchant_daily', 'merchants'], refresh: 'rebuild' },
-  bi_group_monthly: { rowPer: ['group', 'month'], sources: ['merchant_monthly', 'merchants'], refresh: 'rebuild' },
-  bi_group_income: { rowPer: ['group', 'month'], sources: ['merchant_income', 'merchants'], refresh: 'rebuild' },
-  bi_group_deals: { rowPer: ['group', 'month'], sources: ['merchant_income', 'merchants'], refresh: 'rebuild' },
+  bi_group_monthly: {
+    rowPer: ['group', 'month'],
+    sources: ['merchant_monthly', 'merchants'],
+    refresh: 'rebuild',
+  },
+  bi_group_income: {
+    rowPer: ['group', 'month'],
+    sources: ['merchant_income', 'merchants'],
+    refresh: 'rebuild',
+  },
+  bi_group_deals: {
+    rowPer: ['group', 'month'],
+    sources: ['merchant_income', 'merchants'],
+    refresh: 'rebuild',
+  },
   bi_group_states: { rowPer: ['group', 'state'], sources: ['merchants'], refresh: 'rebuild' },
 } as const satisfies Record<string, DerivedTable>;
 
@@ -176,8 +188,12 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
       source text not null) on commit drop`.execute(trx);
     await sql`create temporary table derived_days (day date not null) on commit drop`.execute(trx);
     // Merchants edited, and the groups moved merchants left: a new merchant has no months to mark yet.
-    await sql`create temporary table derived_merchants (merchant_id integer not null) on commit drop`.execute(trx);
-    await sql`create temporary table derived_former_groups (group_id text not null) on commit drop`.execute(trx);
+    await sql`create temporary table derived_merchants (merchant_id integer not null) on commit drop`.execute(
+      trx,
+    );
+    await sql`create temporary table derived_former_groups (group_id text not null) on commit drop`.execute(
+      trx,
+    );
     for (const change of touching) await markCells(trx, change);
     await refreshRollupCells(trx);
     // Before Self Serve rows are refreshed: they still name the ISO each merchant-month was last counted under.
@@ -429,7 +445,13 @@ export async function rebuildAll(db: Db): Promise<void> {
   });
 }
 
-const BI_ROLLUPS = ['bi_group_daily', 'bi_group_monthly', 'bi_group_income', 'bi_group_deals', 'bi_group_states'];
+const BI_ROLLUPS = [
+  'bi_group_daily',
+  'bi_group_monthly',
+  'bi_group_income',
+  'bi_group_deals',
+  'bi_group_states',
+];
 
 /** The group rollups from the records: whole (the rebuild, the migration that made them). */
 export async function fillBiRollups(db: Db): Promise<void> {
@@ -501,7 +523,8 @@ async function refreshBiRollups(db: Db): Promise<void> {
   await sql`delete from bi_group_deals where group_id in (select group_id from bi_groups)`.execute(db);
   await sql`delete from bi_group_states where group_id in (select group_id from bi_groups)`.execute(db);
   await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`);
-  for (const t of ['bi_month_cells', 'bi_day_cells', 'bi_groups']) await sql`drop table ${sql.table(t)}`.execute(db);
+  for (const t of ['bi_month_cells', 'bi_day_cells', 'bi_groups'])
+    await sql`drop table ${sql.table(t)}`.execute(db);
 }
 
 /** The profiles the executive calls split activity by, as docs/bi.md names them. */
@@ -519,8 +542,14 @@ async function insertBiActivity(db: Db, period: 'day' | 'month', from: RawBuilde
   // A merchant has one row per day or month, so counting rows counts merchants.
   const profiles = BI_PROFILES.flatMap(([key, test]) => [
     { name: `${key}_active`, sum: sql`count(*) filter (where a.transactions > 0 and m.profile ${test})` },
-    { name: `${key}_transactions`, sum: sql`coalesce(sum(a.transactions) filter (where m.profile ${test}), 0)` },
-    { name: `${key}_chargebacks`, sum: sql`coalesce(sum(a.chargebacks) filter (where m.profile ${test}), 0)` },
+    {
+      name: `${key}_transactions`,
+      sum: sql`coalesce(sum(a.transactions) filter (where m.profile ${test}), 0)`,
+    },
+    {
+      name: `${key}_chargebacks`,
+      sum: sql`coalesce(sum(a.chargebacks) filter (where m.profile ${test}), 0)`,
+    },
     { name: `${key}_refunds`, sum: sql`coalesce(sum(a.refunds) filter (where m.profile ${test}), 0)` },
   ]);
   await sql`
@@ -646,6 +675,10 @@ export async function moveMerchant(
       .set({ group_id: move.groupId })
       .where('merchant_id', '=', move.merchantId)
       .execute();
-    await refreshDerived(trx, { table: 'merchants', ids: [move.merchantId], formerGroups: [merchant.group_id] });
+    await refreshDerived(trx, {
+      table: 'merchants',
+      ids: [move.merchantId],
+      formerGroups: [merchant.group_id],
+    });
   });
 }

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { fillBiRollups } from '../derived';
 import { run, scopeToIso } from './helpers';
 
 /**
@@ -38,8 +37,52 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        group_id text not null, state text not null, partner_id integer not null, merchants bigint not null,
        closings date[] not null, primary key (group_id, state))`,
   ]);
-  for (const t of ['bi_group_daily', 'bi_group_monthly', 'bi_group_income', 'bi_group_deals', 'bi_group_states']) {
+  for (const t of [
+    'bi_group_daily',
+    'bi_group_monthly',
+    'bi_group_income',
+    'bi_group_deals',
+    'bi_group_states',
+  ]) {
     await scopeToIso(db, t);
   }
-  await fillBiRollups(db as never);
+  const profiles = [
+    ['tr', "= 'Traditional'"],
+    ['pl', "= 'PayLo'"],
+    ['hr', "= 'High Risk'"],
+    ['ns', "not in ('Traditional', 'PayLo', 'High Risk')"],
+  ];
+  const activity = (table: string, period: string, source: string) => `
+    insert into ${table} (group_id, ${period}, partner_id, volume, transactions, chargeback_volume, chargebacks,
+      refund_volume, refunds, active, ${profiles.flatMap(([p]) => [`${p}_active`, `${p}_transactions`, `${p}_chargebacks`, `${p}_refunds`]).join(', ')})
+    select m.group_id, a.${period}, m.partner_id, sum(a.volume), sum(a.transactions), sum(a.chargeback_volume),
+           sum(a.chargebacks), sum(a.refund_volume), sum(a.refunds), count(*) filter (where a.transactions > 0),
+           ${profiles
+             .flatMap(([, test]) => [
+               `count(*) filter (where a.transactions > 0 and m.profile ${test})`,
+               `coalesce(sum(a.transactions) filter (where m.profile ${test}), 0)`,
+               `coalesce(sum(a.chargebacks) filter (where m.profile ${test}), 0)`,
+               `coalesce(sum(a.refunds) filter (where m.profile ${test}), 0)`,
+             ])
+             .join(', ')}
+    from ${source} a join merchants m on m.id = a.merchant_id
+    group by m.group_id, a.${period}, m.partner_id`;
+  const closings = `coalesce(array_agg(m.closed_on order by m.closed_on) filter (where m.closed_on is not null), '{}')`;
+  await run(db, [
+    activity('bi_group_daily', 'day', 'merchant_daily'),
+    activity('bi_group_monthly', 'month', 'merchant_monthly'),
+    `insert into bi_group_income (group_id, month, partner_id, gross, net, expenses, payouts, merchants)
+     select m.group_id, i.month, m.partner_id, sum(i.gross), sum(i.net), sum(i.expenses), sum(i.payouts), count(*)
+     from merchant_income i join merchants m on m.id = i.merchant_id
+     group by m.group_id, i.month, m.partner_id`,
+    `insert into bi_group_deals (group_id, month, partner_id, approved, first, last, net, payouts, closings)
+     select m.group_id, date_trunc('month', m.approved_on)::date, m.partner_id, count(*), min(m.approved_on),
+            max(m.approved_on), coalesce(sum(e.net), 0), coalesce(sum(e.payouts), 0), ${closings}
+     from merchants m left join deal_income e on e.merchant_id = m.id
+     group by 1, 2, 3`,
+    `insert into bi_group_states (group_id, state, partner_id, merchants, closings)
+     select m.group_id, m.state, m.partner_id, count(*), ${closings}
+     from merchants m where m.state is not null
+     group by 1, 2, 3`,
+  ]);
 }
