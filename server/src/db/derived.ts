@@ -195,6 +195,13 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
       trx,
     );
     for (const change of touching) await markCells(trx, change);
+    // A merchant's group as its Self Serve rows last counted it, before they are refreshed: a group edited
+    // without naming the one left is still found when the merchant has months.
+    await sql`insert into derived_former_groups (group_id)
+      select distinct s.groupid from selfserve_rows s join merchants m on m.id = s.merchant_id
+      where s.merchant_id in (select merchant_id from derived_merchants) and s.groupid <> m.group_id`.execute(
+      trx,
+    );
     await refreshRollupCells(trx);
     // Before Self Serve rows are refreshed: they still name the ISO each merchant-month was last counted under.
     await refreshProcessingDays(trx);
