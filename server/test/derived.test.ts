@@ -120,6 +120,20 @@ const EXPECTED_BI_STATES = sql`
                      and c.closed_on is not null order by 1))::text as r
   from merchants m where m.state is not null group by m.group_id, m.state, m.partner_id`;
 
+/** Per group and day: merchants whose open span [approved, closed) starts and ends that day. */
+const EXPECTED_BI_OPENINGS = sql`
+  with spans as (
+    select group_id, partner_id, approved_on, closed_on from merchants
+    where closed_on is null or closed_on > approved_on
+  ), days as (
+    select group_id, partner_id, approved_on as day from spans
+    union select group_id, partner_id, closed_on from spans where closed_on is not null
+  )
+  select row(d.group_id, d.day, d.partner_id,
+             (select count(*) from spans s where s.group_id = d.group_id and s.approved_on = d.day),
+             (select count(*) from spans s where s.group_id = d.group_id and s.closed_on = d.day))::text as r
+  from days d`;
+
 /** Rows only in the expected set, and rows only in the derived table. */
 async function differences(
   expected: ReturnType<typeof sql>,
@@ -132,7 +146,8 @@ async function differences(
     | 'bi_group_monthly'
     | 'bi_group_income'
     | 'bi_group_deals'
-    | 'bi_group_states',
+    | 'bi_group_states'
+    | 'bi_group_openings',
 ) {
   return one<{ missing: number; extra: number }>(sql`
     with e as (${expected}), d as (select x::text as r from ${sql.table(table)} x)
@@ -175,6 +190,7 @@ async function inStep() {
     bi_group_income: await differences(EXPECTED_BI_INCOME, 'bi_group_income'),
     bi_group_deals: await differences(EXPECTED_BI_DEALS, 'bi_group_deals'),
     bi_group_states: await differences(EXPECTED_BI_STATES, 'bi_group_states'),
+    bi_group_openings: await differences(EXPECTED_BI_OPENINGS, 'bi_group_openings'),
   };
 }
 const IN_STEP = {
@@ -188,6 +204,7 @@ const IN_STEP = {
   bi_group_income: { missing: 0, extra: 0 },
   bi_group_deals: { missing: 0, extra: 0 },
   bi_group_states: { missing: 0, extra: 0 },
+  bi_group_openings: { missing: 0, extra: 0 },
 };
 
 /** A fingerprint of the derived tables' contents. */

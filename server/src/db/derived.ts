@@ -56,7 +56,8 @@ interface DerivedTable {
  *   the one it was moved from (a 'merchants' change names it).
  * - bi_group_deals, bi_group_states: a group's deals per approval month (count, first, last, deal_income sums)
  *   and per state, with the closing days of the closed ones so that "open today" needs no refresh as days
- *   pass, for ISO analytics. A change rebuilds the whole groups it reaches (after deal_income).
+ *   pass, for ISO analytics; bi_group_openings: a group's merchants approved and closed per day, whose running
+ *   sum is its open merchants on any day. A change rebuilds the whole groups it reaches (after deal_income).
  *
  * Income payouts are not derived: they are recorded with the rev share in force when the income was
  * recorded, and a later rev-share edit does not rewrite payouts already made.
@@ -96,6 +97,7 @@ export const DERIVED_TABLES = {
     refresh: 'rebuild',
   },
   bi_group_states: { rowPer: ['group', 'state'], sources: ['merchants'], refresh: 'rebuild' },
+  bi_group_openings: { rowPer: ['group', 'day'], sources: ['merchants'], refresh: 'rebuild' },
 } as const satisfies Record<string, DerivedTable>;
 
 /**
@@ -458,6 +460,7 @@ const BI_ROLLUPS = [
   'bi_group_income',
   'bi_group_deals',
   'bi_group_states',
+  'bi_group_openings',
 ];
 
 /** The group rollups from the records: whole (the rebuild, the migration that made them). */
@@ -529,6 +532,7 @@ async function refreshBiRollups(db: Db): Promise<void> {
   );
   await sql`delete from bi_group_deals where group_id in (select group_id from bi_groups)`.execute(db);
   await sql`delete from bi_group_states where group_id in (select group_id from bi_groups)`.execute(db);
+  await sql`delete from bi_group_openings where group_id in (select group_id from bi_groups)`.execute(db);
   await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`);
   for (const t of ['bi_month_cells', 'bi_day_cells', 'bi_groups'])
     await sql`drop table ${sql.table(t)}`.execute(db);
@@ -593,6 +597,17 @@ async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> 
     select m.group_id, m.state, m.partner_id, count(*), ${closings}
     from merchants m
     where ${which} and m.state is not null
+    group by 1, 2, 3`.execute(db);
+  // A merchant closed on or before its approval day is open on no day: it neither opens nor closes.
+  await sql`
+    insert into bi_group_openings (group_id, day, partner_id, opened, closed)
+    select x.group_id, x.day, x.partner_id, sum(x.opened), sum(x.closed)
+    from (
+      select m.group_id, m.approved_on as day, m.partner_id, 1 as opened, 0 as closed from merchants m
+      where ${which} and (m.closed_on is null or m.closed_on > m.approved_on)
+      union all
+      select m.group_id, m.closed_on, m.partner_id, 0, 1 from merchants m where ${which} and m.closed_on > m.approved_on
+    ) x
     group by 1, 2, 3`.execute(db);
 }
 

@@ -20,9 +20,13 @@ import { badRequest } from '../../platform/errors';
 
 const OPEN = sql`(m.closed_on is null or m.closed_on > current_date)`;
 
-/** How many of a rollup row's closing days have come: its merchants closed today. */
+/**
+ * How many of a rollup row's closing days (sorted) have come: its merchants closed today. Usually the last
+ * has, and then all have.
+ */
 const closedToday = (closings: RawBuilder<unknown>) =>
-  sql`(select count(*) from unnest(${closings}) c where c <= current_date)`;
+  sql`(case when coalesce(${closings}[cardinality(${closings})] <= current_date, true) then cardinality(${closings})
+       else (select count(*) from unnest(${closings}) c where c <= current_date) end)`;
 
 /** The partner groups with merchants, each with its ISO. */
 export async function analyticsOptions(db: Db): Promise<{ partner: string; iso: string }[]> {
@@ -288,8 +292,25 @@ export async function transactions(
       from ${table} a
       where a.group_id in (${sql.join(input.groupIDs)}) and a.${column} >= ${first} and a.${column} <= ${last}
       group by a.${column}
+    ),
+    -- Open merchants at each period's end: the running sum of the groups' openings less closings up to it,
+    -- the period ends sorted in after the day's events.
+    mids as (
+      select x.day as pe, x.mark,
+             sum(x.d) over (order by x.day, x.mark rows between unbounded preceding and current row)::int as n
+      from (
+        select o.day, o.opened - o.closed as d, false as mark from bi_group_openings o
+        where o.group_id in (${sql.join(input.groupIDs)}) and o.day <= (select max(pe) from periods)
+        union all select pe, 0, true from periods
+      ) x
     )`
       : sql`
+    sel as materialized (${merchantsOf(input.groupIDs, input.mcc)}),
+    mids as (
+      select p.pe, true as mark, (select count(*) from sel m where m.approved_on <= p.pe
+              and (m.closed_on is null or m.closed_on > p.pe))::int as n
+      from periods p
+    ),
     a as (
       select a.${column} as period, a.volume, a.transactions, a.chargeback_volume, a.chargebacks, a.refund_volume,
              a.refunds, m.profile
@@ -304,16 +325,17 @@ export async function transactions(
       from a group by a.period
     )`;
   const { rows } = await sql<TransactionRow>`
-    with sel as materialized (${merchantsOf(input.groupIDs, input.mcc)}),
+    with periods as materialized (
+      select p.p, ${periodEnd} as pe from (select p::date as p from generate_series(${first}, ${last}, ${step}) p) p
+    ),
     ${grouped}
     select p.p::text as txn_date, coalesce(g.txn_volume, 0) as txn_volume, coalesce(g.txn_count, 0) as txn_count,
            coalesce(g.chbk_volume, 0) as chbk_volume, coalesce(g.chbk_count, 0) as chbk_count,
            coalesce(g.ref_volume, 0) as ref_volume, coalesce(g.ref_count, 0) as ref_count,
-           (select count(*) from sel m where m.approved_on <= ${periodEnd}
-              and (m.closed_on is null or m.closed_on > ${periodEnd}))::int as mid_count,
-           coalesce(g.active_count, 0) as active_count, ${sql.join(keys)}
-    from (select p::date as p from generate_series(${first}, ${last}, ${step}) p) p
+           coalesce(mc.n, 0) as mid_count, coalesce(g.active_count, 0) as active_count, ${sql.join(keys)}
+    from periods p
     left join g on g.period = p.p
+    left join mids mc on mc.mark and mc.pe = p.pe
     order by p.p`.execute(db);
   return rows;
 }

@@ -9,6 +9,8 @@ import { run, scopeToIso } from './helpers';
  * - bi_group_deals: a group's deals per approval month (first, last, count, whole-history income) with the
  *   closing days of those closed, so "open today" stays exact as the days pass.
  * - bi_group_states: a group's merchants per state, the same way, for the map.
+ * - bi_group_openings: a group's merchants approved and closed per day (a merchant closed on or before its
+ *   approval day is never open: neither), whose running sum is its open merchants at each day's end.
  */
 const PROFILE_MEASURES = ['tr', 'pl', 'hr', 'ns']
   .flatMap((p) => [`${p}_active`, `${p}_transactions`, `${p}_chargebacks`, `${p}_refunds`])
@@ -19,6 +21,17 @@ const ACTIVITY = `partner_id integer not null,
        volume numeric not null, transactions bigint not null, chargeback_volume numeric not null,
        chargebacks bigint not null, refund_volume numeric not null, refunds bigint not null, active bigint not null,
        ${PROFILE_MEASURES}`;
+
+const OPENINGS = `
+  insert into bi_group_openings (group_id, day, partner_id, opened, closed)
+  select x.group_id, x.day, x.partner_id, sum(x.opened), sum(x.closed)
+  from (
+    select m.group_id, m.approved_on as day, m.partner_id, 1 as opened, 0 as closed from merchants m
+    where m.closed_on is null or m.closed_on > m.approved_on
+    union all
+    select m.group_id, m.closed_on, m.partner_id, 0, 1 from merchants m where m.closed_on > m.approved_on
+  ) x
+  group by 1, 2, 3`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
@@ -33,6 +46,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        group_id text not null, month date not null, partner_id integer not null, approved bigint not null,
        first date not null, last date not null, net numeric not null, payouts numeric not null,
        closings date[] not null, primary key (group_id, month))`,
+    `create table bi_group_openings (
+       group_id text not null, day date not null, partner_id integer not null, opened bigint not null,
+       closed bigint not null, primary key (group_id, day))`,
     `create table bi_group_states (
        group_id text not null, state text not null, partner_id integer not null, merchants bigint not null,
        closings date[] not null, primary key (group_id, state))`,
@@ -43,6 +59,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'bi_group_income',
     'bi_group_deals',
     'bi_group_states',
+    'bi_group_openings',
   ]) {
     await scopeToIso(db, t);
   }
@@ -84,5 +101,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
      select m.group_id, m.state, m.partner_id, count(*), ${closings}
      from merchants m where m.state is not null
      group by 1, 2, 3`,
+    OPENINGS,
   ]);
 }
