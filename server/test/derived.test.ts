@@ -75,10 +75,79 @@ const EXPECTED_DEAL_INCOME = sql`
   select row(i.merchant_id, m.partner_id, sum(i.net), sum(i.payouts), max(i.month))::text as r
   from merchant_income i join merchants m on m.id = i.merchant_id group by i.merchant_id, m.partner_id`;
 
+/** A partner group's activity per day or month, in total and per profile (tr, pl, hr, ns in that order). */
+const expectedBiActivity = (source: 'merchant_daily' | 'merchant_monthly', period: 'day' | 'month') => {
+  const perProfile = ['Traditional', 'PayLo', 'High Risk', null].map((profile) => {
+    const is = profile === null ? sql`k is null` : sql`k = ${profile}`;
+    return sql`sum(case when ${is} and transactions > 0 then 1 else 0 end),
+      sum(case when ${is} then transactions else 0 end), sum(case when ${is} then chargebacks else 0 end),
+      sum(case when ${is} then refunds else 0 end)`;
+  });
+  return sql`
+    with x as (
+      select m.group_id, a.${sql.ref(period)} as p, m.partner_id, a.volume, a.transactions, a.chargeback_volume,
+             a.chargebacks, a.refund_volume, a.refunds,
+             case when m.profile in ('Traditional', 'PayLo', 'High Risk') then m.profile end as k
+      from ${sql.table(source)} a join merchants m on m.id = a.merchant_id
+    )
+    select row(group_id, p, partner_id, sum(volume), sum(transactions), sum(chargeback_volume), sum(chargebacks),
+               sum(refund_volume), sum(refunds), sum(case when transactions > 0 then 1 else 0 end),
+               ${sql.join(perProfile)})::text as r
+    from x group by group_id, p, partner_id`;
+};
+
+const EXPECTED_BI_INCOME = sql`
+  select row(m.group_id, i.month, m.partner_id, sum(i.gross), sum(i.net), sum(i.expenses), sum(i.payouts),
+             count(*))::text as r
+  from merchant_income i join merchants m on m.id = i.merchant_id group by m.group_id, i.month, m.partner_id`;
+
+const EXPECTED_BI_DEALS = sql`
+  with deal as (
+    select m.group_id, date_trunc('month', m.approved_on)::date as month, m.partner_id, m.approved_on, m.closed_on,
+           (select sum(net) from merchant_income i where i.merchant_id = m.id) as net,
+           (select sum(payouts) from merchant_income i where i.merchant_id = m.id) as payouts
+    from merchants m
+  )
+  select row(group_id, month, partner_id, count(*), min(approved_on), max(approved_on), coalesce(sum(net), 0.00),
+             coalesce(sum(payouts), 0.00),
+             array(select d2.closed_on from deal d2 where d2.group_id = deal.group_id and d2.month = deal.month
+                     and d2.closed_on is not null order by 1))::text as r
+  from deal group by group_id, month, partner_id`;
+
+const EXPECTED_BI_STATES = sql`
+  select row(m.group_id, m.state, m.partner_id, count(*),
+             array(select c.closed_on from merchants c where c.group_id = m.group_id and c.state = m.state
+                     and c.closed_on is not null order by 1))::text as r
+  from merchants m where m.state is not null group by m.group_id, m.state, m.partner_id`;
+
+/** Per group and day: merchants whose open span [approved, closed) starts and ends that day. */
+const EXPECTED_BI_OPENINGS = sql`
+  with spans as (
+    select group_id, partner_id, approved_on, closed_on from merchants
+    where closed_on is null or closed_on > approved_on
+  ), days as (
+    select group_id, partner_id, approved_on as day from spans
+    union select group_id, partner_id, closed_on from spans where closed_on is not null
+  )
+  select row(d.group_id, d.day, d.partner_id,
+             (select count(*) from spans s where s.group_id = d.group_id and s.approved_on = d.day),
+             (select count(*) from spans s where s.group_id = d.group_id and s.closed_on = d.day))::text as r
+  from days d`;
+
 /** Rows only in the expected set, and rows only in the derived table. */
 async function differences(
   expected: ReturnType<typeof sql>,
-  table: 'selfserve_rows' | 'activity_rollup' | 'processing_daily' | 'deal_income',
+  table:
+    | 'selfserve_rows'
+    | 'activity_rollup'
+    | 'processing_daily'
+    | 'deal_income'
+    | 'bi_group_daily'
+    | 'bi_group_monthly'
+    | 'bi_group_income'
+    | 'bi_group_deals'
+    | 'bi_group_states'
+    | 'bi_group_openings',
 ) {
   return one<{ missing: number; extra: number }>(sql`
     with e as (${expected}), d as (select x::text as r from ${sql.table(table)} x)
@@ -116,6 +185,12 @@ async function inStep() {
     activity_rollup: await differences(EXPECTED_ROLLUP, 'activity_rollup'),
     processing_daily: await differences(EXPECTED_PROCESSING_DAILY, 'processing_daily'),
     deal_income: await differences(EXPECTED_DEAL_INCOME, 'deal_income'),
+    bi_group_daily: await differences(expectedBiActivity('merchant_daily', 'day'), 'bi_group_daily'),
+    bi_group_monthly: await differences(expectedBiActivity('merchant_monthly', 'month'), 'bi_group_monthly'),
+    bi_group_income: await differences(EXPECTED_BI_INCOME, 'bi_group_income'),
+    bi_group_deals: await differences(EXPECTED_BI_DEALS, 'bi_group_deals'),
+    bi_group_states: await differences(EXPECTED_BI_STATES, 'bi_group_states'),
+    bi_group_openings: await differences(EXPECTED_BI_OPENINGS, 'bi_group_openings'),
   };
 }
 const IN_STEP = {
@@ -124,6 +199,12 @@ const IN_STEP = {
   activity_rollup: { missing: 0, extra: 0 },
   processing_daily: { missing: 0, extra: 0 },
   deal_income: { missing: 0, extra: 0 },
+  bi_group_daily: { missing: 0, extra: 0 },
+  bi_group_monthly: { missing: 0, extra: 0 },
+  bi_group_income: { missing: 0, extra: 0 },
+  bi_group_deals: { missing: 0, extra: 0 },
+  bi_group_states: { missing: 0, extra: 0 },
+  bi_group_openings: { missing: 0, extra: 0 },
 };
 
 /** A fingerprint of the derived tables' contents. */

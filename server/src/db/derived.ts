@@ -50,6 +50,15 @@ interface DerivedTable {
  * - deal_income: a merchant's income over its whole history (net, payouts) and its last month of income, under
  *   its ISO now, for the ISO analytics stats (docs/bi.md). A change rebuilds the merchants it reaches.
  *
+ * - bi_group_daily, bi_group_monthly, bi_group_income: a partner group's activity per day and month (in total
+ *   and per profile) and its income per month, for the executive ISO calls (docs/bi.md), under the merchants'
+ *   groups now. A change rebuilds the group-days and group-months it reaches, for the merchant's group now and
+ *   the one it was moved from (a 'merchants' change names it).
+ * - bi_group_deals, bi_group_states: a group's deals per approval month (count, first, last, deal_income sums)
+ *   and per state, with the closing days of the closed ones so that "open today" needs no refresh as days
+ *   pass, for ISO analytics; bi_group_openings: a group's merchants approved and closed per day, whose running
+ *   sum is its open merchants on any day. A change rebuilds the whole groups it reaches (after deal_income).
+ *
  * Income payouts are not derived: they are recorded with the rev share in force when the income was
  * recorded, and a later rev-share edit does not rewrite payouts already made.
  */
@@ -71,6 +80,24 @@ export const DERIVED_TABLES = {
     refresh: 'rebuild',
   },
   deal_income: { rowPer: ['merchant'], sources: ['merchant_income', 'merchants'], refresh: 'rebuild' },
+  bi_group_daily: { rowPer: ['group', 'day'], sources: ['merchant_daily', 'merchants'], refresh: 'rebuild' },
+  bi_group_monthly: {
+    rowPer: ['group', 'month'],
+    sources: ['merchant_monthly', 'merchants'],
+    refresh: 'rebuild',
+  },
+  bi_group_income: {
+    rowPer: ['group', 'month'],
+    sources: ['merchant_income', 'merchants'],
+    refresh: 'rebuild',
+  },
+  bi_group_deals: {
+    rowPer: ['group', 'month'],
+    sources: ['merchant_income', 'merchants'],
+    refresh: 'rebuild',
+  },
+  bi_group_states: { rowPer: ['group', 'state'], sources: ['merchants'], refresh: 'rebuild' },
+  bi_group_openings: { rowPer: ['group', 'day'], sources: ['merchants'], refresh: 'rebuild' },
 } as const satisfies Record<string, DerivedTable>;
 
 /**
@@ -96,8 +123,12 @@ export type SourceChange =
       months: readonly string[];
       merchantIds?: readonly number[];
     }
-  /** Records edited in place, by id: any field, including a merchant's ISO or group. */
-  | { table: 'merchants' | 'partners'; ids: readonly number[] }
+  /**
+   * Records edited in place, by id: any field, including a merchant's ISO or group; a merchant moved to
+   * another group names the groups it left (formerGroups), whose rollups it leaves.
+   */
+  | { table: 'merchants'; ids: readonly number[]; formerGroups?: readonly string[] }
+  | { table: 'partners'; ids: readonly number[] }
   /** Records no derived table reads today. */
   | { table: 'groups' | 'residuals' | 'adjustments' };
 
@@ -158,14 +189,30 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
     await sql`create temporary table derived_cells (merchant_id integer not null, month date not null,
       source text not null) on commit drop`.execute(trx);
     await sql`create temporary table derived_days (day date not null) on commit drop`.execute(trx);
+    // Merchants edited, and the groups moved merchants left: a new merchant has no months to mark yet.
+    await sql`create temporary table derived_merchants (merchant_id integer not null) on commit drop`.execute(
+      trx,
+    );
+    await sql`create temporary table derived_former_groups (group_id text not null) on commit drop`.execute(
+      trx,
+    );
     for (const change of touching) await markCells(trx, change);
+    // A merchant's group as its Self Serve rows last counted it, before they are refreshed: a group edited
+    // without naming the one left is still found when the merchant has months.
+    await sql`insert into derived_former_groups (group_id)
+      select distinct s.groupid from selfserve_rows s join merchants m on m.id = s.merchant_id
+      where s.merchant_id in (select merchant_id from derived_merchants) and s.groupid <> m.group_id`.execute(
+      trx,
+    );
     await refreshRollupCells(trx);
     // Before Self Serve rows are refreshed: they still name the ISO each merchant-month was last counted under.
     await refreshProcessingDays(trx);
     await refreshSelfServeCells(trx);
     await refreshDealIncome(trx);
-    await sql`drop table derived_cells`.execute(trx);
-    await sql`drop table derived_days`.execute(trx);
+    await refreshBiRollups(trx);
+    for (const t of ['derived_cells', 'derived_days', 'derived_merchants', 'derived_former_groups']) {
+      await sql`drop table ${sql.table(t)}`.execute(trx);
+    }
   });
 }
 
@@ -217,6 +264,10 @@ async function markCells(db: Db, change: SourceChange): Promise<void> {
     }
     case 'merchants':
       await cellsWhere(db, 'merchants', sql`merchant_id = any(${ints(change.ids)})`);
+      await sql`insert into derived_merchants (merchant_id) select unnest(${ints(change.ids)})`.execute(db);
+      await sql`insert into derived_former_groups (group_id) select unnest(${[...(change.formerGroups ?? [])]}::text[])`.execute(
+        db,
+      );
       return;
     case 'partners':
       await cellsWhere(
@@ -398,7 +449,166 @@ export async function rebuildAll(db: Db): Promise<void> {
       select day, 0, sum(volume), sum(transactions) from merchant_daily group by day`.execute(trx);
     await sql`delete from deal_income`.execute(trx);
     await insertDealIncome(trx, sql``);
+    for (const t of BI_ROLLUPS) await sql`delete from ${sql.table(t)}`.execute(trx);
+    await fillBiRollups(trx);
   });
+}
+
+const BI_ROLLUPS = [
+  'bi_group_daily',
+  'bi_group_monthly',
+  'bi_group_income',
+  'bi_group_deals',
+  'bi_group_states',
+  'bi_group_openings',
+];
+
+/** The group rollups from the records: whole (the rebuild, the migration that made them). */
+export async function fillBiRollups(db: Db): Promise<void> {
+  await insertBiActivity(db, 'day', sql`from merchant_daily a join merchants m on m.id = a.merchant_id`);
+  await insertBiActivity(db, 'month', sql`from merchant_monthly a join merchants m on m.id = a.merchant_id`);
+  await insertBiIncome(db, sql`from merchant_income i join merchants m on m.id = i.merchant_id`);
+  await insertBiDeals(db, sql`true`);
+}
+
+/**
+ * The group rollups for what the marked cells reach. Group-days: the days named by a change of daily
+ * activity, every day of the marked months for an edited merchant (the daily window holds the others' rows
+ * only). Group-months: every marked month. Whole groups (deals, states): those of edited merchants and of
+ * changed income. Each under the merchant's group now and the groups moved merchants left.
+ */
+async function refreshBiRollups(db: Db): Promise<void> {
+  const groupsOf = (merchants: RawBuilder<unknown>) =>
+    sql`select m.group_id from merchants m where m.id in (${merchants}) union select group_id from derived_former_groups`;
+  await sql`create temporary table bi_month_cells on commit drop as
+    select distinct g.group_id, c.month
+    from (select distinct merchant_id, month from derived_cells) c
+    cross join lateral (${groupsOf(sql`c.merchant_id`)}) g`.execute(db);
+  await sql`create temporary table bi_day_cells on commit drop as
+    select distinct g.group_id, x.day
+    from (
+      select c.merchant_id, d.day from derived_cells c
+      join (select distinct day from derived_days) d on d.day >= c.month and d.day < (c.month + interval '1 month')::date
+      where c.source = 'merchant_daily'
+      union
+      select c.merchant_id, g.day::date from derived_cells c
+      cross join lateral generate_series(greatest(c.month, (select min(day) from merchant_daily)),
+        least((c.month + interval '1 month' - interval '1 day')::date, (select max(day) from merchant_daily)),
+        interval '1 day') g(day)
+      where c.source = 'merchants'
+    ) x
+    cross join lateral (${groupsOf(sql`x.merchant_id`)}) g`.execute(db);
+  await sql`create temporary table bi_groups on commit drop as
+    select m.group_id from merchants m
+    where m.id in (select merchant_id from derived_merchants
+                   union select merchant_id from derived_cells where source in ${sourcesOf('bi_group_deals')})
+    union select group_id from derived_former_groups`.execute(db);
+
+  await sql`delete from bi_group_daily t using bi_day_cells c where t.group_id = c.group_id and t.day = c.day`.execute(
+    db,
+  );
+  await insertBiActivity(
+    db,
+    'day',
+    sql`from bi_day_cells c join merchants m on m.group_id = c.group_id
+        join merchant_daily a on a.merchant_id = m.id and a.day = c.day`,
+  );
+  await sql`delete from bi_group_monthly t using bi_month_cells c where t.group_id = c.group_id and t.month = c.month`.execute(
+    db,
+  );
+  await insertBiActivity(
+    db,
+    'month',
+    sql`from bi_month_cells c join merchants m on m.group_id = c.group_id
+        join merchant_monthly a on a.merchant_id = m.id and a.month = c.month`,
+  );
+  await sql`delete from bi_group_income t using bi_month_cells c where t.group_id = c.group_id and t.month = c.month`.execute(
+    db,
+  );
+  await insertBiIncome(
+    db,
+    sql`from bi_month_cells c join merchants m on m.group_id = c.group_id
+        join merchant_income i on i.merchant_id = m.id and i.month = c.month`,
+  );
+  await sql`delete from bi_group_deals where group_id in (select group_id from bi_groups)`.execute(db);
+  await sql`delete from bi_group_states where group_id in (select group_id from bi_groups)`.execute(db);
+  await sql`delete from bi_group_openings where group_id in (select group_id from bi_groups)`.execute(db);
+  await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`);
+  for (const t of ['bi_month_cells', 'bi_day_cells', 'bi_groups'])
+    await sql`drop table ${sql.table(t)}`.execute(db);
+}
+
+/** The profiles the executive calls split activity by, as docs/bi.md names them. */
+export const BI_PROFILES = [
+  ['tr', sql`= 'Traditional'`],
+  ['pl', sql`= 'PayLo'`],
+  ['hr', sql`= 'High Risk'`],
+  ['ns', sql`not in ('Traditional', 'PayLo', 'High Risk')`],
+] as const;
+
+/** A group's activity per day or month from `from` (activity rows a, their merchants m). */
+async function insertBiActivity(db: Db, period: 'day' | 'month', from: RawBuilder<unknown>): Promise<void> {
+  const table = period === 'day' ? sql`bi_group_daily` : sql`bi_group_monthly`;
+  const column = sql.ref(`a.${period}`);
+  // A merchant has one row per day or month, so counting rows counts merchants.
+  const profiles = BI_PROFILES.flatMap(([key, test]) => [
+    { name: `${key}_active`, sum: sql`count(*) filter (where a.transactions > 0 and m.profile ${test})` },
+    {
+      name: `${key}_transactions`,
+      sum: sql`coalesce(sum(a.transactions) filter (where m.profile ${test}), 0)`,
+    },
+    {
+      name: `${key}_chargebacks`,
+      sum: sql`coalesce(sum(a.chargebacks) filter (where m.profile ${test}), 0)`,
+    },
+    { name: `${key}_refunds`, sum: sql`coalesce(sum(a.refunds) filter (where m.profile ${test}), 0)` },
+  ]);
+  await sql`
+    insert into ${table} (group_id, ${sql.ref(period)}, partner_id, volume, transactions, chargeback_volume, chargebacks,
+      refund_volume, refunds, active, ${sql.join(profiles.map((p) => sql.ref(p.name)))})
+    select m.group_id, ${column}, m.partner_id, sum(a.volume), sum(a.transactions), sum(a.chargeback_volume),
+           sum(a.chargebacks), sum(a.refund_volume), sum(a.refunds), count(*) filter (where a.transactions > 0),
+           ${sql.join(profiles.map((p) => p.sum))}
+    ${from}
+    group by m.group_id, ${column}, m.partner_id`.execute(db);
+}
+
+/** A group's income per month from `from` (income rows i, their merchants m). */
+async function insertBiIncome(db: Db, from: RawBuilder<unknown>): Promise<void> {
+  await sql`
+    insert into bi_group_income (group_id, month, partner_id, gross, net, expenses, payouts, merchants)
+    select m.group_id, i.month, m.partner_id, sum(i.gross), sum(i.net), sum(i.expenses), sum(i.payouts), count(*)
+    ${from}
+    group by m.group_id, i.month, m.partner_id`.execute(db);
+}
+
+/** The groups' deals per approval month and merchants per state, of the merchants `which` keeps. */
+async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> {
+  const closings = sql`coalesce(array_agg(m.closed_on order by m.closed_on) filter (where m.closed_on is not null), '{}')`;
+  await sql`
+    insert into bi_group_deals (group_id, month, partner_id, approved, first, last, net, payouts, closings)
+    select m.group_id, date_trunc('month', m.approved_on)::date, m.partner_id, count(*), min(m.approved_on),
+           max(m.approved_on), coalesce(sum(e.net), 0), coalesce(sum(e.payouts), 0), ${closings}
+    from merchants m left join deal_income e on e.merchant_id = m.id
+    where ${which}
+    group by 1, 2, 3`.execute(db);
+  await sql`
+    insert into bi_group_states (group_id, state, partner_id, merchants, closings)
+    select m.group_id, m.state, m.partner_id, count(*), ${closings}
+    from merchants m
+    where ${which} and m.state is not null
+    group by 1, 2, 3`.execute(db);
+  // A merchant closed on or before its approval day is open on no day: it neither opens nor closes.
+  await sql`
+    insert into bi_group_openings (group_id, day, partner_id, opened, closed)
+    select x.group_id, x.day, x.partner_id, sum(x.opened), sum(x.closed)
+    from (
+      select m.group_id, m.approved_on as day, m.partner_id, 1 as opened, 0 as closed from merchants m
+      where ${which} and (m.closed_on is null or m.closed_on > m.approved_on)
+      union all
+      select m.group_id, m.closed_on, m.partner_id, 0, 1 from merchants m where ${which} and m.closed_on > m.approved_on
+    ) x
+    group by 1, 2, 3`.execute(db);
 }
 
 /**
@@ -459,7 +669,7 @@ export async function moveMerchant(
     await beginRefresh(trx);
     const merchant = await trx
       .selectFrom('merchants')
-      .select('id')
+      .select(['id', 'group_id'])
       .where('id', '=', move.merchantId)
       .executeTakeFirst();
     if (!merchant) throw badRequest(`Unknown merchant ${move.merchantId}`);
@@ -487,6 +697,10 @@ export async function moveMerchant(
       .set({ group_id: move.groupId })
       .where('merchant_id', '=', move.merchantId)
       .execute();
-    await refreshDerived(trx, { table: 'merchants', ids: [move.merchantId] });
+    await refreshDerived(trx, {
+      table: 'merchants',
+      ids: [move.merchantId],
+      formerGroups: [merchant.group_id],
+    });
   });
 }

@@ -9,6 +9,7 @@ import {
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
+import { BI_PROFILES } from '../../db/derived';
 import { badRequest } from '../../platform/errors';
 
 /*
@@ -18,6 +19,14 @@ import { badRequest } from '../../platform/errors';
  */
 
 const OPEN = sql`(m.closed_on is null or m.closed_on > current_date)`;
+
+/**
+ * How many of a rollup row's closing days (sorted) have come: its merchants closed today. Usually the last
+ * has, and then all have.
+ */
+const closedToday = (closings: RawBuilder<unknown>) =>
+  sql`(case when coalesce(${closings}[cardinality(${closings})] <= current_date, true) then cardinality(${closings})
+       else (select count(*) from unnest(${closings}) c where c <= current_date) end)`;
 
 /** The partner groups with merchants, each with its ISO. */
 export async function analyticsOptions(db: Db): Promise<{ partner: string; iso: string }[]> {
@@ -49,36 +58,46 @@ export async function analyticsData(
   const sel = sql`sel as (
     select g.group_id, g.group_name, g.partner_id, p.account_name as iso
     from groups g join partners p on p.id = g.partner_id
-    where ${where} and exists (select 1 from merchants m where m.group_id = g.group_id))`;
+    where ${where} and exists (select 1 from bi_group_deals d where d.group_id = g.group_id))`;
 
+  // From the group rollups (db/derived.ts): deals per approval month, merchants per state.
   const graph = await sql<IsoAnalyticsAnswer['output'][0][number]>`
     with ${sel}
-    select s.group_name as "GroupLevel1Name", date_trunc('month', m.approved_on)::date::text as "OpenDate",
-           count(*)::int as "ApprovalCount"
-    from merchants m join sel s on s.group_id = m.group_id
+    select s.group_name as "GroupLevel1Name", d.month::text as "OpenDate", sum(d.approved)::int as "ApprovalCount"
+    from bi_group_deals d join sel s on s.group_id = d.group_id
     group by 1, 2 order by 2, 1`.execute(db);
 
   const map = await sql<{ state: string; cnt: number }>`
     with ${sel}
-    select m.state, count(*)::int as cnt
-    from merchants m join sel s on s.group_id = m.group_id
-    where ${OPEN} and m.state is not null
-    group by m.state order by m.state`.execute(db);
+    select st.state, sum(st.merchants - ${closedToday(sql`st.closings`)})::int as cnt
+    from bi_group_states st join sel s on s.group_id = st.group_id
+    group by st.state having sum(st.merchants - ${closedToday(sql`st.closings`)}) > 0
+    order by st.state`.execute(db);
 
   // Each deal's income through the last month chosen: its whole history (deal_income) when no income is
   // recorded after that month, as for the usual window that runs to the current month; else its income rows.
   const { rows: latest } = await sql<{ month: string | null }>`
     select max(month)::text as month from merchant_income`.execute(db);
-  const earned =
+  // The deals of every group of the ISOs concerned, so a group's row can carry its ISO's house profit. The
+  // group rollup holds each deal's whole-history income, so it answers the usual window; an earlier end sums
+  // the deals' income rows up to it.
+  const sums =
     latest[0]?.month == null || latest[0].month <= input.end
-      ? sql`select merchant_id, net, payouts from deal_income where merchant_id in (select id from deals)`
-      : sql`select i.merchant_id, sum(i.net) as net, sum(i.payouts) as payouts
-            from merchant_income i
-            where i.merchant_id in (select id from deals) and i.month <= ${input.end}::date
-            group by i.merchant_id`;
-  // The deals of every group of the ISOs concerned, so a group's row can carry its ISO's house profit.
-  const stats = await sql<IsoStatsRow>`
-    with ${sel},
+      ? sql`
+    deals as (
+      select d.group_id, d.partner_id, d.approved, d.approved - ${closedToday(sql`d.closings`)} as open,
+             d.first, d.last, d.net, d.payouts
+      from bi_group_deals d
+      where d.partner_id in (select partner_id from sel)
+        and d.month >= ${input.start}::date and d.month <= ${input.end}::date
+    ),
+    per_group as (
+      select d.group_id, sum(d.approved)::int as approved, sum(d.open)::int as open, min(d.first) as first,
+             max(d.last) as last, sum(d.net) as net, sum(d.payouts) as payouts
+      from deals d group by d.group_id
+    ),
+    per_iso as (select d.partner_id, sum(d.net - d.payouts) as house from deals d group by d.partner_id)`
+      : sql`
     deals as (
       select m.id, m.group_id, m.partner_id, m.approved_on, ${OPEN} as open
       from merchants m
@@ -86,7 +105,12 @@ export async function analyticsData(
         and m.approved_on >= ${input.start}::date
         and m.approved_on < (${input.end}::date + interval '1 month')
     ),
-    earned as (${earned}),
+    earned as (
+      select i.merchant_id, sum(i.net) as net, sum(i.payouts) as payouts
+      from merchant_income i
+      where i.merchant_id in (select id from deals) and i.month <= ${input.end}::date
+      group by i.merchant_id
+    ),
     per_group as (
       select d.group_id, count(*)::int as approved, count(*) filter (where d.open)::int as open,
              min(d.approved_on) as first, max(d.approved_on) as last,
@@ -98,7 +122,9 @@ export async function analyticsData(
       select d.partner_id, coalesce(sum(e.net - e.payouts), 0) as house
       from deals d left join earned e on e.merchant_id = d.id
       group by d.partner_id
-    ),
+    )`;
+  const stats = await sql<IsoStatsRow>`
+    with ${sel}, ${sums},
     rows as (
       select s.group_name, s.iso, s.partner_id, coalesce(sum(pg.approved), 0)::int as approved,
              coalesce(sum(pg.open), 0)::int as open, min(pg.first) as first, max(pg.last) as last,
@@ -208,13 +234,6 @@ const merchantsOf = (groupIDs: readonly string[], mcc: string) =>
   sql`select m.id, m.profile, m.approved_on, m.closed_on from merchants m
       where m.group_id in (${sql.join(groupIDs)}) ${mcc === 'All' ? sql`` : sql`and m.mcc = ${mcc}`}`;
 
-const PROFILE_KEYS = [
-  ['tr', sql`= 'Traditional'`],
-  ['pl', sql`= 'PayLo'`],
-  ['hr', sql`= 'High Risk'`],
-  ['ns', sql`not in ('Traditional', 'PayLo', 'High Risk')`],
-] as const;
-
 /** Volume, transactions, chargebacks and refunds of the groups' merchants per day or month of the window. */
 export async function transactions(
   db: Db,
@@ -224,14 +243,14 @@ export async function transactions(
   const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
   const [table, column, step, first, last] = input.monthly
     ? [
-        sql`merchant_monthly`,
+        sql`${sql.table(input.mcc === 'All' ? 'bi_group_monthly' : 'merchant_monthly')}`,
         sql`month`,
         sql`interval '1 month'`,
         sql`${monthOf(input.date)}::date`,
         sql`${monthOf(input.end)}::date`,
       ]
     : [
-        sql`merchant_daily`,
+        sql`${sql.table(input.mcc === 'All' ? 'bi_group_daily' : 'merchant_daily')}`,
         sql`day`,
         sql`interval '1 day'`,
         sql`${input.date}::date`,
@@ -239,19 +258,59 @@ export async function transactions(
       ];
   const periodEnd = input.monthly ? sql`(p.p + interval '1 month' - interval '1 day')::date` : sql`p.p`;
   // A merchant has one row per day or month, so counting rows counts merchants.
-  const perProfile = PROFILE_KEYS.flatMap(([key, test]) => [
+  const perProfile = BI_PROFILES.flatMap(([key, test]) => [
     sql`count(*) filter (where a.transactions > 0 and a.profile ${test})::int as ${sql.ref(`${key}_mid_count`)}`,
     sql`coalesce(sum(a.transactions) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_txn_count`)}`,
     sql`coalesce(sum(a.chargebacks) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_chbk_count`)}`,
     sql`coalesce(sum(a.refunds) filter (where a.profile ${test}), 0)::int as ${sql.ref(`${key}_ref_count`)}`,
   ]);
-  const keys = PROFILE_KEYS.flatMap(([key]) =>
+  const keys = BI_PROFILES.flatMap(([key]) =>
     ['mid', 'txn', 'chbk', 'ref'].map(
       (what) => sql`coalesce(g.${sql.ref(`${key}_${what}_count`)}, 0) as ${sql.ref(`${key}_${what}_count`)}`,
     ),
   );
-  const { rows } = await sql<TransactionRow>`
-    with sel as materialized (${merchantsOf(input.groupIDs, input.mcc)}),
+  // Every MCC: the groups' rollup rows (db/derived.ts), which hold these sums per group; else the merchants'.
+  const rollupSums = BI_PROFILES.flatMap(([key]) =>
+    [
+      ['mid', 'active'],
+      ['txn', 'transactions'],
+      ['chbk', 'chargebacks'],
+      ['ref', 'refunds'],
+    ].map(
+      ([what, column]) =>
+        sql`sum(a.${sql.ref(`${key}_${column}`)})::int as ${sql.ref(`${key}_${what}_count`)}`,
+    ),
+  );
+  const grouped =
+    input.mcc === 'All'
+      ? sql`
+    g as (
+      select a.${column} as period, sum(a.volume)::float8 as txn_volume, sum(a.transactions)::int as txn_count,
+             sum(a.chargeback_volume)::float8 as chbk_volume, sum(a.chargebacks)::int as chbk_count,
+             sum(a.refund_volume)::float8 as ref_volume, sum(a.refunds)::int as ref_count,
+             sum(a.active)::int as active_count, ${sql.join(rollupSums)}
+      from ${table} a
+      where a.group_id in (${sql.join(input.groupIDs)}) and a.${column} >= ${first} and a.${column} <= ${last}
+      group by a.${column}
+    ),
+    -- Open merchants at each period's end: the running sum of the groups' openings less closings up to it,
+    -- the period ends sorted in after the day's events.
+    mids as (
+      select x.day as pe, x.mark,
+             sum(x.d) over (order by x.day, x.mark rows between unbounded preceding and current row)::int as n
+      from (
+        select o.day, o.opened - o.closed as d, false as mark from bi_group_openings o
+        where o.group_id in (${sql.join(input.groupIDs)}) and o.day <= (select max(pe) from periods)
+        union all select pe, 0, true from periods
+      ) x
+    )`
+      : sql`
+    sel as materialized (${merchantsOf(input.groupIDs, input.mcc)}),
+    mids as (
+      select p.pe, true as mark, (select count(*) from sel m where m.approved_on <= p.pe
+              and (m.closed_on is null or m.closed_on > p.pe))::int as n
+      from periods p
+    ),
     a as (
       select a.${column} as period, a.volume, a.transactions, a.chargeback_volume, a.chargebacks, a.refund_volume,
              a.refunds, m.profile
@@ -264,15 +323,19 @@ export async function transactions(
              count(*) filter (where a.transactions > 0)::int as active_count,
              ${sql.join(perProfile)}
       from a group by a.period
-    )
+    )`;
+  const { rows } = await sql<TransactionRow>`
+    with periods as materialized (
+      select p.p, ${periodEnd} as pe from (select p::date as p from generate_series(${first}, ${last}, ${step}) p) p
+    ),
+    ${grouped}
     select p.p::text as txn_date, coalesce(g.txn_volume, 0) as txn_volume, coalesce(g.txn_count, 0) as txn_count,
            coalesce(g.chbk_volume, 0) as chbk_volume, coalesce(g.chbk_count, 0) as chbk_count,
            coalesce(g.ref_volume, 0) as ref_volume, coalesce(g.ref_count, 0) as ref_count,
-           (select count(*) from sel m where m.approved_on <= ${periodEnd}
-              and (m.closed_on is null or m.closed_on > ${periodEnd}))::int as mid_count,
-           coalesce(g.active_count, 0) as active_count, ${sql.join(keys)}
-    from (select p::date as p from generate_series(${first}, ${last}, ${step}) p) p
+           coalesce(mc.n, 0) as mid_count, coalesce(g.active_count, 0) as active_count, ${sql.join(keys)}
+    from periods p
     left join g on g.period = p.p
+    left join mids mc on mc.mark and mc.pe = p.pe
     order by p.p`.execute(db);
   return rows;
 }
@@ -285,14 +348,27 @@ export async function income(
   await checkChoice(db, input.groupIDs, input.mcc);
   const first = `${input.date.slice(0, 7)}-01`;
   const last = `${input.end.slice(0, 7)}-01`;
-  const { rows } = await sql<IncomeRow>`
-    with sel as (${merchantsOf(input.groupIDs, input.mcc)}),
+  // Every MCC: the groups' income rollup (db/derived.ts); else the merchants' income rows.
+  const grouped =
+    input.mcc === 'All'
+      ? sql`
+    g as (
+      select i.month, sum(i.gross)::float8 as gross_income, sum(i.net)::float8 as net_income,
+             sum(i.expenses)::float8 as expenses, sum(i.payouts)::float8 as payouts, sum(i.merchants)::int as mid_count
+      from bi_group_income i
+      where i.group_id in (${sql.join(input.groupIDs)}) and i.month >= ${first}::date and i.month <= ${last}::date
+      group by i.month
+    )`
+      : sql`
+    sel as (${merchantsOf(input.groupIDs, input.mcc)}),
     g as (
       select i.month, sum(i.gross)::float8 as gross_income, sum(i.net)::float8 as net_income,
              sum(i.expenses)::float8 as expenses, sum(i.payouts)::float8 as payouts, count(*)::int as mid_count
       from sel m join merchant_income i on i.merchant_id = m.id and i.month >= ${first}::date and i.month <= ${last}::date
       group by i.month
-    )
+    )`;
+  const { rows } = await sql<IncomeRow>`
+    with ${grouped}
     select p::date::text as income_date, coalesce(g.gross_income, 0) as gross_income,
            coalesce(g.net_income, 0) as net_income, coalesce(g.expenses, 0) as expenses,
            coalesce(g.payouts, 0) as payouts, coalesce(g.mid_count, 0) as mid_count

@@ -37,6 +37,7 @@ import * as merchantFilterIndex from './2026_11_24_0006_merchant_filter_index';
 import * as bi from './2026_11_24_0010_bi';
 import * as pci from './2026_11_24_0020_pci';
 import * as leads from './2026_11_24_0030_leads';
+import * as biRollups from './2026_11_25_0010_bi_rollups';
 import * as speed from './2026_11_25_0020_speed';
 import * as leadsDocuments from './2026_11_25_0050_leads_documents';
 
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0010_bi': bi,
   '2026_11_24_0020_pci': pci,
   '2026_11_24_0030_leads': leads,
+  '2026_11_25_0010_bi_rollups': biRollups,
   '2026_11_25_0020_speed': speed,
   '2026_11_25_0050_leads_documents': leadsDocuments,
 };
