@@ -81,8 +81,14 @@ export async function insertDailyActivity(
  * window, and monthly rows for all history where months inside the window are the sums of their days, so
  * a merchant's volume agrees between daily and monthly screens.
  */
-export async function generateActivity(db: Db, seed: number, w: ActivityWindow): Promise<void> {
+export async function generateActivity(
+  db: Db,
+  seed: number,
+  w: ActivityWindow,
+  log: (line: string) => void = () => {},
+): Promise<void> {
   await insertDailyActivity(db, seed, 'seed_params', w.dailyFrom, w.lastDay);
+  log('  daily activity');
 
   // Months before the daily window: one synthesized row per month the merchant was open.
   const m = 'k.h';

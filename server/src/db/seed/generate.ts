@@ -6,6 +6,7 @@ import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { generateBonus, seedBonusMerchantFacts } from './bonus';
+import { BULK_TABLES, deferIndexes } from './bulk';
 import { generateLeads } from './leads';
 import { demoPartners } from './partners';
 import { generatePci } from './pci';
@@ -228,6 +229,10 @@ export async function generateMerchantData(
         .execute();
     log(`  ${groups.length} groups`);
 
+    // The bulk of the rows goes in without the secondary indexes; each table gets them back before a query
+    // that wants them, the rest after the ACH returns.
+    const restoreIndexes = await deferIndexes(trx, BULK_TABLES);
+
     const ctx = drawContext(partners, groupsByPartner);
     const historyStartN = dayNumber(HISTORY_START);
     const earliestFor = (partner: SeededPartner) =>
@@ -310,8 +315,8 @@ export async function generateMerchantData(
         refund_rate, trend, margin_bps, ic_rate)
       select merchant_id, activates_on, closes_on, base, ticket, cb_rate, refund_rate, trend, margin_bps, ic_rate
       from seed_params`.execute(trx);
-    await generateActivity(trx, seed, window);
-    log('  activity');
+    await generateActivity(trx, seed, window, log);
+    log('  monthly activity');
     await generateIncome(trx);
     log('  income');
     const lastResidualMonth = addMonths(currentMonth, -2);
@@ -319,14 +324,23 @@ export async function generateMerchantData(
     await generateAdjustments(trx, seed, lastResidualMonth);
     log('  residuals and adjustments');
 
+    // The ISO statuses and the goals look up approvals by ISO and day, the budgets a month's activity.
+    await restoreIndexes(['applications', 'merchant_monthly']);
+    log('  indexes of applications and monthly activity');
     await partnerStatusesAndCrm(trx, today, currentMonth);
 
     await insertAll(trx, 'schedule_a', scheduleA(random, partners));
     await goalsAndBudgets(trx, now);
+    log('  ISO statuses, CRM, schedule A, goals and budgets');
+    // The bonus facts look up each merchant's earlier merchants of its ISO.
+    await restoreIndexes(['merchants']);
     await seedBonusMerchantFacts(trx);
+    log('  merchant indexes and bonus facts');
     await rebuildAll(trx);
     log('  rollups and Self Serve rows');
     await generateAch(trx, { seed, today, log });
+    await restoreIndexes(BULK_TABLES);
+    log('  indexes and foreign keys');
     await generateBonus(trx, { today, log });
     await generatePci(trx, { seed, today, log });
     await generateLeads(trx, { scale: options.scale, today, seed, log });
@@ -339,6 +353,7 @@ export async function generateMerchantData(
   });
   // Fresh tables: set the visibility map (index-only counts) and the planner's statistics.
   await sql`vacuum analyze`.execute(db);
+  log('  vacuum analyze');
   return {
     partners: size.isos,
     merchants: size.merchants,
