@@ -33,6 +33,8 @@ export const SCALES = {
   demo: { isos: 80, merchants: 3_000, applications: 12_000 },
   /** For benchmarks on PostgreSQL. */
   large: { isos: 1_000, merchants: 86_000, applications: 500_000 },
+  /** The bench's growth check (BENCH_SCALES=demo,large,xl): about three times large, in the same proportions. */
+  xl: { isos: 2_900, merchants: 250_000, applications: 1_450_000 },
 } as const;
 export type Scale = keyof typeof SCALES;
 
