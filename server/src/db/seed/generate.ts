@@ -591,7 +591,11 @@ export async function goalsAndBudgets(db: Db, now: Date) {
     on conflict (month, bank) do nothing`.execute(db);
 }
 
-/** Inserts rows in batches that stay under PostgreSQL's 65,535 parameters a statement. */
+/**
+ * Inserts rows, in their order, a column at a time: each statement unnests one array per column, typed as the
+ * table's column, which PostgreSQL parses far faster than a VALUES list with a parameter per field (500,000
+ * applications: a few seconds instead of twenty). The rows' keys name the columns.
+ */
 async function insertAll<R = unknown>(
   db: Db,
   table: string,
@@ -599,15 +603,28 @@ async function insertAll<R = unknown>(
   returning: string[] = [],
 ): Promise<R[]> {
   if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0] as object).length;
-  const batch = Math.max(1, Math.floor(60_000 / columns));
+  const columns = Object.keys(rows[0] as object);
+  const types = await sql<{ name: string; type: string }>`
+    select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute
+    where attrelid = ${table}::regclass and attnum > 0 and not attisdropped`.execute(db);
+  const typeOf = new Map(types.rows.map((t) => [t.name, t.type]));
+  const unknown = columns.filter((c) => !typeOf.has(c));
+  if (unknown.length > 0) throw new Error(`${table} has no column ${unknown.join(', ')}`);
+  if (rows.some((r) => Object.keys(r).length !== columns.length))
+    throw new Error(`Rows for ${table} must all name the same columns`);
+  const batch = 20_000;
   const out: R[] = [];
   for (let i = 0; i < rows.length; i += batch) {
-    // biome-ignore lint/suspicious/noExplicitAny: the generator writes many tables through one helper
-    let q: any = db.insertInto(table as any).values(rows.slice(i, i + batch) as any);
-    if (returning.length > 0) q = q.returning(returning);
-    const result = await q.execute();
-    if (returning.length > 0) out.push(...(result as R[]));
+    const part = rows.slice(i, i + batch) as Record<string, unknown>[];
+    const arrays = columns.map(
+      (c) => sql`${part.map((r) => r[c] ?? null)}::${sql.raw(typeOf.get(c) as string)}[]`,
+    );
+    const result = await sql<R>`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
+      select * from unnest(${sql.join(arrays)})
+      ${returning.length > 0 ? sql`returning ${sql.join(returning.map((c) => sql.id(c)))}` : sql``}`.execute(
+      db,
+    );
+    out.push(...result.rows);
   }
   return out;
 }
