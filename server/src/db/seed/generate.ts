@@ -581,13 +581,16 @@ export async function goalsAndBudgets(db: Db, now: Date) {
              0) * 1.12 / 5) * 5)::int
     from generate_series(date '2019-01-01', ${endOfYear}::date, interval '1 month') mon
     on conflict (month) do nothing`.execute(db);
+  // Each bank's monthly volume summed in one pass, not once per month and bank (a month's rows of every bank each time).
   await sql`
     insert into processing_budgets (month, bank, budget)
-    select mon::date, b.bank,
-           round(coalesce((select sum(a.volume) from merchant_monthly a join merchants m on m.id = a.merchant_id
-                            where m.sponsor_bank = b.bank and a.month = (mon - interval '1 year')::date), 0) * 1.08, -3)
+    select mon::date, b.bank, round(coalesce(v.volume, 0) * 1.08, -3)
     from generate_series(date '2020-01-01', ${endOfYear}::date, interval '1 month') mon
     cross join (values ('CBCAL'), ('Esquire'), ('Chesapeake'), ('PPS'), ('FirstData')) b(bank)
+    left join (select a.month, m.sponsor_bank, sum(a.volume) as volume
+               from merchant_monthly a join merchants m on m.id = a.merchant_id
+               where a.month >= date '2019-01-01' group by a.month, m.sponsor_bank) v
+      on v.month = (mon - interval '1 year')::date and v.sponsor_bank = b.bank
     on conflict (month, bank) do nothing`.execute(db);
 }
 
