@@ -41,21 +41,23 @@ database() {
   "${as_pg[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U app -d postgres -tAc "select 1 from pg_database where datname = '$1'" | grep -q 1 \
     || "${as_pg[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U app "$1"
 }
-# Each figure at two scales: the demo scale (its own database, seeded once in about a minute) and the large one,
-# then side by side with the ratio (server/bench/compare.ts). BENCH_SCALES=large runs only the large scale.
+# Each figure at several scales: the demo scale (its own database, seeded once in about a minute), the large one
+# and, on demand, xl (about three times large, in paydesk_bench_xl, seeded once when empty: ~25 minutes, ~17 GB),
+# then side by side with the ratios (server/bench/compare.ts). BENCH_SCALES=large runs only the large scale;
+# BENCH_SCALES=demo,large,xl all three.
 scales="${BENCH_SCALES:-demo,large}"
-if [[ ",$scales," == *,demo,* ]]; then
-  database paydesk_bench_demo
-  DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench_demo" BENCH_SCALE=demo \
-    BENCH_RESULTS="$dir/results-demo.json" npx tsx server/bench/run.ts "$@"
-fi
-database paydesk_bench
-rm -f "$dir/results-large.json"
-DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" BENCH_SCALE=large \
-  BENCH_RESULTS="$dir/results-large.json" npx tsx server/bench/run.ts "$@"
-if [[ ",$scales," == *,demo,* ]]; then
-  npx tsx server/bench/compare.ts "$dir/results-demo.json" "$dir/results-large.json"
-fi
+ran=()
+run_scale() { # scale database
+  database "$2"
+  rm -f "$dir/results-$1.json"
+  DATABASE_URL="postgres://app@127.0.0.1:$port/$2" BENCH_SCALE="$1" \
+    BENCH_RESULTS="$dir/results-$1.json" npx tsx server/bench/run.ts "${@:3}"
+  ran+=("$dir/results-$1.json")
+}
+if [[ ",$scales," == *,demo,* ]]; then run_scale demo paydesk_bench_demo "$@"; fi
+run_scale large paydesk_bench "$@"
+if [[ ",$scales," == *,xl,* ]]; then run_scale xl paydesk_bench_xl "$@"; fi
+if [ "${#ran[@]}" -gt 1 ]; then npx tsx server/bench/compare.ts "${ran[@]}"; fi
 contention || exit 0
 # Sign-in alone and during slow and heavy work, at each scale on PostgreSQL, and on PGlite (the demo scale, in a
 # fresh folder: the embedded database is for the demo and small installations).

@@ -38,8 +38,12 @@ await migrateToLatest(db);
 // The seed writes PCI bank numbers encrypted: the bench database keeps its key in DATA_DIR like a demo server.
 configurePiiKeys(config);
 if (await isEmpty(db)) {
-  // BENCH_SCALE=demo seeds the small scale: scripts/bench.sh runs it beside the large one, to show what grows.
-  const scale = process.env.BENCH_SCALE === 'demo' ? 'demo' : 'large';
+  // BENCH_SCALE=demo seeds the small scale, xl about three times large: scripts/bench.sh runs them beside the
+  // large one, to show what grows.
+  const scale =
+    process.env.BENCH_SCALE === 'demo' || process.env.BENCH_SCALE === 'xl'
+      ? process.env.BENCH_SCALE
+      : 'large';
   console.log(`Seeding the ${scale} scale (once; later runs reuse it)…`);
   const report = await seedDemo(db, { password: PASSWORD, scale, log: (l) => console.log(l) });
   console.log(`Seeded in ${report.seconds} s`);

@@ -25,7 +25,7 @@ const schema = z.object({
   /** Fill an empty database with demo data at start (default on). */
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   /** Demo-data scale. */
-  SEED_SCALE: z.enum(['demo', 'large']).default('demo'),
+  SEED_SCALE: z.enum(['demo', 'large', 'xl']).default('demo'),
   /** Password of the demo users; generated and printed at start when unset. */
   DEMO_PASSWORD: z.string().optional(),
   /** Cookies get Secure when the request came over HTTPS; set true to force it (behind a TLS proxy). */

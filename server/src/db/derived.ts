@@ -441,12 +441,15 @@ export async function rebuildAll(db: Db): Promise<void> {
         join merchants m on m.id = a.merchant_id
         left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`)}`.execute(trx);
     await sql`delete from processing_daily`.execute(trx);
+    // The day's total from its ISOs' sums (exact), not from a second pass over every merchant-day.
     await sql`
       insert into processing_daily (day, partner_id, volume, transactions)
-      select d.day, m.partner_id, sum(d.volume), sum(d.transactions)
-      from merchant_daily d join merchants m on m.id = d.merchant_id group by d.day, m.partner_id
+      with by_iso as (
+        select d.day, m.partner_id, sum(d.volume) as volume, sum(d.transactions) as transactions
+        from merchant_daily d join merchants m on m.id = d.merchant_id group by d.day, m.partner_id)
+      select day, partner_id, volume, transactions from by_iso
       union all
-      select day, 0, sum(volume), sum(transactions) from merchant_daily group by day`.execute(trx);
+      select day, 0, sum(volume), sum(transactions) from by_iso group by day`.execute(trx);
     await sql`delete from deal_income`.execute(trx);
     await insertDealIncome(trx, sql``);
     for (const t of BI_ROLLUPS) await sql`delete from ${sql.table(t)}`.execute(trx);
@@ -641,9 +644,14 @@ async function insertSelfServeRows(db: Db, only: RawBuilder<unknown>): Promise<v
 function rollupSums(rows: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     select x.month, d.dimension, d.value, sum(x.sign * x.volume), sum(x.sign * x.transactions), sum(x.sign * x.income),
-           sum(x.sign), sum(x.sign * (extract(year from age(x.month, date_trunc('month', x.opened_on))) * 12
-              + extract(month from age(x.month, date_trunc('month', x.opened_on))))::int)
-    from (${rows}) x
+           sum(x.sign), sum(x.sign * x.age_months)
+    from (
+      -- A merchant-month's age once, not once for each dimension it is summed in.
+      select r.*, (extract(year from age(r.month, date_trunc('month', r.opened_on))) * 12
+                   + extract(month from age(r.month, date_trunc('month', r.opened_on))))::int as age_months
+      from (${rows}) r
+      offset 0
+    ) x
     cross join lateral (values
       ('all', ''),
       ('profile', x.profile),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { refreshAchDerived, refreshRateWindow } from '../../areas/ach/queries';
 import type { Db } from '../connect';
-import { md5Of, uniform } from './sqlNoise';
+import { md5Of, noiseKey, uniform } from './sqlNoise';
 
 /**
  * ACH returns of the demo merchants, made in set-based SQL from the merchants with md5 noise (deterministic:
@@ -150,7 +150,7 @@ export async function generateAch(
   const seed = options.seed;
   const today = options.today;
   const log = options.log ?? (() => {});
-  const m = md5Of(seed, "'achm'", 'm.id::text');
+  const m = 'k.h';
 
   await sql
     .raw(`create temporary table ach_seed_m on commit drop as
@@ -166,13 +166,14 @@ export async function generateAch(
            end as p_entry,
            ${uniform(m, 4)} as u_rsv
     from merchants m join partners p on p.id = m.partner_id
+    ${noiseKey(md5Of(seed, "'achm'", 'm.id::text'), 'k')}
     where m.activated_on is not null and m.activated_on < date '${today}'`)
     .execute(db);
   // Temporary tables have no statistics until analysed; with them the joins below are planned on real row counts.
   await sql`analyze ach_seed_m`.execute(db);
 
   // Each business day's debits in the entries window, by kind.
-  const d = md5Of(seed, "'achd'", 's.merchant_id::text', 'd::date::text');
+  const d = 'k.h';
   await sql
     .raw(`create temporary table ach_seed_days on commit drop as
     select merchant_id, partner_id, day, kinds from (
@@ -192,6 +193,7 @@ export async function generateAch(
       cross join lateral generate_series(greatest(s.active_from, date '${today}' - ${ENTRY_DAYS}), s.active_to,
                                          interval '1 day') d
       left join holidays h on h.day = d::date
+      ${noiseKey(md5Of(seed, "'achd'", 's.merchant_id::text', 'd::date::text'), 'k')}
       where extract(dow from d) between 1 and 5 and h.day is null
     ) x where cardinality(kinds) > 0`)
     .execute(db);
@@ -223,10 +225,12 @@ export async function generateAch(
     .execute(db);
   await sql`analyze ach_seed_events`.execute(db);
 
+  // Each return's two md5 keys are computed once, in the innermost query, and read as columns hh and hg above it.
   const h = md5Of(seed, "'achr'", 'v.merchant_id::text', 'v.day::text', 'v.n::text');
   const g = md5Of(seed, "'achs'", 'v.merchant_id::text', 'v.day::text', 'v.n::text');
-  const u = (n: 1 | 2 | 3 | 4) => uniform(h, n);
-  const w = (n: 1 | 2 | 3 | 4) => uniform(g, n);
+  const u = (n: 1 | 2 | 3 | 4) => uniform('hh', n);
+  const w = (n: 1 | 2 | 3 | 4) => uniform('hg', n);
+  const uInner = (n: 1 | 2 | 3 | 4) => uniform('kh.h', n);
   const amount = `round(case
       when desc_ = 'DAILY DISC' then 5 + 395 * ${u(3)} ^ 2
       when desc_ = 'FEES' then 25 + 225 * ${u(3)}
@@ -284,15 +288,21 @@ export async function generateAch(
         from (
           select v.merchant_id, v.day, v.n, s.partner_id, s.mid, s.dba, s.legal_name, s.iso_name,
                  s.merchant_status, s.active_to,
-                 coalesce(v.kind, ${pick(u(2), DESCRIPTIONS)}) as desc_,
-                 case when s.problem then ${pick(u(1), PROBLEM_CODES)} else ${pick(u(1), CODES)} end as code,
-                 least(v.day + 1 + floor(${u(2)} * 4)::int, date '${today}' - 1) as file_date,
+                 coalesce(v.kind, ${pick(uInner(2), DESCRIPTIONS)}) as desc_,
+                 case when s.problem then ${pick(uInner(1), PROBLEM_CODES)} else ${pick(uInner(1), CODES)} end as code,
+                 least(v.day + 1 + floor(${uInner(2)} * 4)::int, date '${today}' - 1) as file_date,
                  case s.sponsor_bank ${Object.entries(ODFI)
                    .map(([bank, id]) => `when '${bank}' then '${id}'`)
-                   .join(' ')} end as odfi
+                   .join(' ')} end as odfi,
+                 kh.h as hh, kg.h as hg
           from ach_seed_events v join ach_seed_m s using (merchant_id)
+          ${noiseKey(h, 'kh')}
+          ${noiseKey(g, 'kg')}
+          offset 0
         ) v
+        offset 0
       ) v
+      offset 0
     ) v`)
     .execute(db);
   log('  ACH returns');

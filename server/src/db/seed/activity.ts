@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../connect';
-import { md5Of, uniform } from './sqlNoise';
+import { md5Of, noiseKey, uniform } from './sqlNoise';
 
 /** Day-of-week factors, Sunday first: card volume dips on Sundays and peaks on Fridays. */
 const DOW = [0.55, 0.92, 0.97, 1.0, 1.06, 1.28, 0.98];
@@ -12,6 +12,8 @@ const arr = (xs: readonly number[]) => `array[${xs.map((x) => x.toFixed(2)).join
 /**
  * Turns rows of (merchant_id, partner_id, <period>, ticket, cb_rate, refund_rate, vol, u2, u3, u4) into
  * the activity measures: transactions from volume and ticket, chargebacks and refunds from their rates.
+ * `offset 0` computes each row's vol and uniforms once, where a flattened subquery would repeat them in every
+ * measure that reads them.
  */
 function measures(period: 'day' | 'month', raw: string): string {
   return `select merchant_id, partner_id, ${period}, round(vol::numeric, 2), txns,
@@ -21,7 +23,7 @@ function measures(period: 'day' | 'month', raw: string): string {
       select *, greatest(0, round(vol / ticket * (0.9 + 0.2 * u2)))::int as txns,
              floor(vol / ticket * cb_rate + u3)::int as cbs,
              floor(vol / ticket * refund_rate + u4)::int as refs
-      from (${raw}) raw
+      from (${raw} offset 0) raw
     ) counted`;
 }
 
@@ -46,7 +48,8 @@ export async function insertDailyActivity(
   from: string,
   to: string,
 ): Promise<void> {
-  const h = md5Of(seed, "'d'", 'p.merchant_id::text', 'd::date::text');
+  const h = 'k.h';
+  const key = noiseKey(md5Of(seed, "'d'", 'p.merchant_id::text', 'd::date::text'), 'k');
   await sql
     .raw(`
     insert into merchant_daily (merchant_id, partner_id, day, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
@@ -65,6 +68,7 @@ export async function insertDailyActivity(
         from ${params} p
         cross join lateral generate_series(greatest(p.active_from, date '${from}'),
                                            least(p.active_to, date '${to}'), interval '1 day') d
+        ${key}
         left join holidays hol on hol.day = d::date
         where p.active_from is not null
     `,
@@ -77,11 +81,18 @@ export async function insertDailyActivity(
  * window, and monthly rows for all history where months inside the window are the sums of their days, so
  * a merchant's volume agrees between daily and monthly screens.
  */
-export async function generateActivity(db: Db, seed: number, w: ActivityWindow): Promise<void> {
+export async function generateActivity(
+  db: Db,
+  seed: number,
+  w: ActivityWindow,
+  log: (line: string) => void = () => {},
+): Promise<void> {
   await insertDailyActivity(db, seed, 'seed_params', w.dailyFrom, w.lastDay);
+  log('  daily activity');
 
   // Months before the daily window: one synthesized row per month the merchant was open.
-  const m = md5Of(seed, "'m'", 'p.merchant_id::text', 'mon::date::text');
+  const m = 'k.h';
+  const key = noiseKey(md5Of(seed, "'m'", 'p.merchant_id::text', 'mon::date::text'), 'k');
   await sql
     .raw(`
     insert into merchant_monthly (merchant_id, partner_id, month, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
@@ -103,6 +114,7 @@ export async function generateActivity(db: Db, seed: number, w: ActivityWindow):
         cross join lateral generate_series(date_trunc('month', p.opened_on)::date,
                                            least(date_trunc('month', p.open_to)::date, date '${w.dailyFrom}' - 1),
                                            interval '1 month') mon
+        ${key}
     `,
     )}`)
     .execute(db);
@@ -170,7 +182,8 @@ export async function generateResiduals(
   lastMonth: string,
   firstMonth = '2021-01-01',
 ): Promise<void> {
-  const h = md5Of(seed, "'r'", 'i.merchant_id::text', 'i.month::text');
+  const h = 'k.h';
+  const key = noiseKey(md5Of(seed, "'r'", 'i.merchant_id::text', 'i.month::text'), 'k');
   await sql
     .raw(`
     insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule, payout_to,
@@ -200,7 +213,9 @@ export async function generateResiduals(
       join groups g on g.group_id = m.group_id
       join partners pa on pa.id = i.partner_id
       join demo_merchant_params dp on dp.merchant_id = i.merchant_id
+      ${key}
       where i.month >= date '${firstMonth}' and i.month <= date '${lastMonth}'
+      offset 0
     ) x
     order by month, processor, mid`)
     .execute(db);
@@ -216,7 +231,8 @@ export async function generateAdjustments(
   lastMonth: string,
   firstMonth = '2021-01-01',
 ): Promise<void> {
-  const h = md5Of(seed, "'a'", 'a.merchant_id::text', 'a.month::text');
+  const h = 'k.h';
+  const key = noiseKey(md5Of(seed, "'a'", 'a.merchant_id::text', 'a.month::text'), 'k');
   await sql
     .raw(`
     insert into adjustments (partner_id, merchant_id, month, mid, category, description, amount)
@@ -227,6 +243,7 @@ export async function generateAdjustments(
     from merchant_monthly a
     join merchants m on m.id = a.merchant_id
     join demo_merchant_params dp on dp.merchant_id = a.merchant_id
+    ${key}
     where a.month >= date '${firstMonth}' and a.month <= date '${lastMonth}' and ${uniform(h, 1)} < 0.02`)
     .execute(db);
 }

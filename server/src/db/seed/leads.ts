@@ -6,7 +6,7 @@ import { Random } from './random';
 import { BUSINESS_WORDS, FIRST_NAMES, LAST_NAMES, PLACE_WORDS, STAFF, STATES } from './reference';
 
 /** Leads in the sandbox CRM per scale: the large (bench) scale has the 10,000 the picker is measured with. */
-export const LEAD_COUNTS: Record<Scale, number> = { test: 300, demo: 1_200, large: 10_000 };
+export const LEAD_COUNTS: Record<Scale, number> = { test: 300, demo: 1_200, large: 10_000, xl: 29_000 };
 
 const LEAD_STATUSES = ['Open - Not Contacted', 'Working - Contacted', 'Qualified', 'Closed - Not Converted'];
 const LEAD_STATUS_WEIGHTS = [5, 4, 2, 1];

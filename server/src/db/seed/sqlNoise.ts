@@ -10,3 +10,13 @@ export function md5Of(seed: number, ...keys: string[]): string {
 export function uniform(md5Expr: string, n: 1 | 2 | 3 | 4): string {
   return `((('x' || substr(${md5Expr}, ${(n - 1) * 8 + 1}, 8))::bit(32)::int)::float8 / 4294967296.0 + 0.5)`;
 }
+
+/**
+ * A lateral join that computes an md5 key once a row as `<alias>.h`, for `uniform('<alias>.h', n)`. Written
+ * inline, each uniform (and each reference to a column computed from one, once PostgreSQL flattens the
+ * subquery) evaluates the md5 again: the daily activity took a dozen md5s a row. `offset 0` keeps the planner
+ * from inlining it back.
+ */
+export function noiseKey(md5Expr: string, alias: string): string {
+  return `cross join lateral (select ${md5Expr} as h offset 0) ${alias}`;
+}
