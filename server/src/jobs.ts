@@ -1,7 +1,7 @@
 import { bonusRunJob, bonusScheduleJobs } from './areas/bonus/jobs';
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
-import { checkProvidersFromConfig } from './areas/leads/checks';
+import { type CheckProvidersConfig, checkProvidersFromConfig } from './areas/leads/checks';
 import type { CheckProviders } from './areas/leads/checks/types';
 import { checkJobs } from './areas/leads/jobs';
 import { partnersImportJob } from './areas/partners/importJob';
@@ -19,21 +19,8 @@ export { holdsDemoData, liveDemoJob };
  * a database the demo seed filled (its marker), so it never runs, nor is scheduled, on real data.
  */
 export type JobsConfig = Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> &
-  Partial<
-    Pick<
-      Config,
-      | 'TINCHECK_LOGIN'
-      | 'TINCHECK_PASSWORD'
-      | 'GIACT_USERNAME'
-      | 'GIACT_PASSWORD'
-      | 'GIACT_BASE_URL'
-      | 'MATCH_CONSUMER_KEY'
-      | 'MATCH_SIGNING_KEY_PATH'
-      | 'MATCH_ACQUIRER_ID'
-      | 'MATCH_BASE_URL'
-      | 'LEADS_CHECK_TIMEOUT_SECONDS'
-    >
-  >;
+  CheckProvidersConfig &
+  Partial<Pick<Config, 'LEADS_CHECK_TIMEOUT_SECONDS'>>;
 
 export function jobDefinitions(
   config: JobsConfig,

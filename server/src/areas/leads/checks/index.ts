@@ -18,25 +18,28 @@ export {
   type CheckSubject,
 } from './types';
 
+/** The settings that choose the checks' providers (the vendors' accounts). */
+export type CheckProvidersConfig = Partial<
+  Pick<
+    Config,
+    | 'TINCHECK_LOGIN'
+    | 'TINCHECK_PASSWORD'
+    | 'GIACT_USERNAME'
+    | 'GIACT_PASSWORD'
+    | 'GIACT_BASE_URL'
+    | 'MATCH_CONSUMER_KEY'
+    | 'MATCH_SIGNING_KEY_PATH'
+    | 'MATCH_ACQUIRER_ID'
+    | 'MATCH_BASE_URL'
+  >
+>;
+
 /**
  * The provider of each automatic check: a vendor's adapter where one exists and its account is configured,
  * the sandbox otherwise. TINCheck, Giact and MATCH have adapters (docs/leads.md says why the others do not).
  */
 export function checkProvidersFromConfig(
-  config: Partial<
-    Pick<
-      Config,
-      | 'TINCHECK_LOGIN'
-      | 'TINCHECK_PASSWORD'
-      | 'GIACT_USERNAME'
-      | 'GIACT_PASSWORD'
-      | 'GIACT_BASE_URL'
-      | 'MATCH_CONSUMER_KEY'
-      | 'MATCH_SIGNING_KEY_PATH'
-      | 'MATCH_ACQUIRER_ID'
-      | 'MATCH_BASE_URL'
-    >
-  >,
+  config: CheckProvidersConfig,
   sandbox = new SandboxChecks(),
 ): CheckProviders {
   const tinCheck =
