@@ -38,7 +38,14 @@ export async function sendWorkbook(
     await writer.start();
     // A slow client holds the next chunk back (the writer waits for the answer to drain) instead of letting the
     // answer pile up in memory.
-    await produce((rows) => writer.addRows(rows.map((row) => columns.map((c) => cell(row[c.key], c.type)))));
+    await produce(async (rows) => {
+      // A slice at a time, so turning a chunk's rows into cells is not one long turn of the event loop either.
+      for (let i = 0; i < rows.length; i += 100) {
+        await writer.addRows(
+          rows.slice(i, i + 100).map((row) => columns.map((c) => cell(row[c.key], c.type))),
+        );
+      }
+    });
     await writer.finish();
   } catch (err) {
     // The answer has started: the only way left to say it failed is to cut the download short.

@@ -153,9 +153,10 @@ export class XlsxWriter {
         }
       }
       xml += '</row>';
-      // Handed on every few hundred rows: text held for a whole chunk would live long enough to reach the old
-      // heap, and an export would leave a hundred megabytes of garbage there.
-      if (xml.length >= 256 * 1024) {
+      // Handed on every few dozen rows: text held for a whole chunk would live long enough to reach the old heap
+      // (an export would leave a hundred megabytes of garbage there), and each hand-over lets the event loop run,
+      // so other requests (a sign-in) wait a few milliseconds behind an export, not tens.
+      if (xml.length >= 32 * 1024) {
         await this.sheet.write(xml);
         xml = '';
       }
