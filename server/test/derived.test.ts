@@ -10,6 +10,7 @@ import {
   refreshDerived,
   type SourceChange,
 } from '../src/db/derived';
+import { catchUpLiveDemo } from '../src/db/seed/live';
 import { scopeTransaction } from '../src/platform/scope';
 import { addUser, Client, type TestApp, testApp } from './helpers';
 
@@ -548,6 +549,17 @@ describe('moving a merchant to another ISO', () => {
     };
     expect(await search(newIso)).toContain(merchant.mid);
     expect(await search(oldIso)).not.toContain(merchant.mid);
+  });
+});
+
+describe('derived data and the live demo', () => {
+  it('its catch-up (new days, applications approved into merchants, closures, income) leaves every table in step', async () => {
+    const state = await one<{ caught_up_to: Date }>(sql`select caught_up_to from demo_state`);
+    const now = new Date(new Date(state.caught_up_to).getTime() + 2 * 86_400_000);
+    const report = await t.db.transaction().execute((trx) => catchUpLiveDemo(trx, now));
+    expect(report.outcome).toBe('caught_up');
+    expect(report.activityRows + report.approvals + report.closures).toBeGreaterThan(0);
+    expect(await inStep()).toEqual(IN_STEP);
   });
 });
 
