@@ -27,6 +27,15 @@ const groupSums = (rows: string) => `
  * - `iso_partners`: an answer version for the ISO partners dashboard's whole-directory answers (one row per ISO,
  *   from partners and applications), kept per request in platform/answerCache.ts.
  */
+/** Adds the signed rows' sums to their groups (the trigger's insert, update and delete alike). */
+const addToGroups = (signedRows: string) => `${groupSums(signedRows)}
+         on conflict (partner_id, classification, alert_label, rej_res) do update
+           set returns = ach_groups.returns + excluded.returns,
+               transaction_amount = ach_groups.transaction_amount + excluded.transaction_amount,
+               used_rsv = ach_groups.used_rsv + excluded.used_rsv, re_ran = ach_groups.re_ran + excluded.re_ran,
+               sent_to_coll = ach_groups.sent_to_coll + excluded.sent_to_coll,
+               write_off = ach_groups.write_off + excluded.write_off;`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
     `create table ach_groups (
@@ -47,30 +56,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        set search_path = public as $$
      begin
        if tg_op = 'INSERT' then
-         ${groupSums('select 1 as sign, * from new_rows')}
-         on conflict (partner_id, classification, alert_label, rej_res) do update
-           set returns = ach_groups.returns + excluded.returns,
-               transaction_amount = ach_groups.transaction_amount + excluded.transaction_amount,
-               used_rsv = ach_groups.used_rsv + excluded.used_rsv, re_ran = ach_groups.re_ran + excluded.re_ran,
-               sent_to_coll = ach_groups.sent_to_coll + excluded.sent_to_coll,
-               write_off = ach_groups.write_off + excluded.write_off;
+         ${addToGroups('select 1 as sign, * from new_rows')}
        elsif tg_op = 'UPDATE' then
-         ${groupSums('select 1 as sign, * from new_rows union all select -1, * from old_rows')}
-         on conflict (partner_id, classification, alert_label, rej_res) do update
-           set returns = ach_groups.returns + excluded.returns,
-               transaction_amount = ach_groups.transaction_amount + excluded.transaction_amount,
-               used_rsv = ach_groups.used_rsv + excluded.used_rsv, re_ran = ach_groups.re_ran + excluded.re_ran,
-               sent_to_coll = ach_groups.sent_to_coll + excluded.sent_to_coll,
-               write_off = ach_groups.write_off + excluded.write_off;
+         ${addToGroups('select 1 as sign, * from new_rows union all select -1, * from old_rows')}
          delete from ach_groups where returns = 0 and partner_id in (select partner_id from old_rows);
        elsif tg_op = 'DELETE' then
-         ${groupSums('select -1 as sign, * from old_rows')}
-         on conflict (partner_id, classification, alert_label, rej_res) do update
-           set returns = ach_groups.returns + excluded.returns,
-               transaction_amount = ach_groups.transaction_amount + excluded.transaction_amount,
-               used_rsv = ach_groups.used_rsv + excluded.used_rsv, re_ran = ach_groups.re_ran + excluded.re_ran,
-               sent_to_coll = ach_groups.sent_to_coll + excluded.sent_to_coll,
-               write_off = ach_groups.write_off + excluded.write_off;
+         ${addToGroups('select -1 as sign, * from old_rows')}
          delete from ach_groups where returns = 0 and partner_id in (select partner_id from old_rows);
        else
          delete from ach_groups;
