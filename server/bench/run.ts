@@ -93,6 +93,22 @@ async function timed(fn: () => Promise<unknown>, runs: number) {
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
+/**
+ * As timed(), for an answer kept by platform/answerCache.ts: its version is raised before each run (untimed), as a
+ * write to a table it reads would, so every run computes the answer afresh.
+ */
+async function timedAfterChange(answer: string, fn: () => Promise<unknown>, runs: number) {
+  const bump = () => sql`update answer_versions set version = version + 1 where name = ${answer}`.execute(db);
+  const times: number[] = [];
+  for (let i = 0; i < runs + 2; i++) {
+    await bump();
+    const start = performance.now();
+    await fn();
+    if (i >= 2) times.push(performance.now() - start);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
 /** Runs one spreadsheet job in a child process (bench/spreadsheet.ts) and reads its report. */
 function child(args: string[]): {
   seconds: number;
@@ -1211,7 +1227,9 @@ if (section('bi')) {
   const since30 = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
   const ids = largest.group_ids;
   const biRows: Row[] = [];
-  const biCalls: [string, () => Promise<unknown>, () => Promise<unknown>, number][] = [
+  // The last field: the answer is kept until its data changes (platform/answerCache.ts); the first ask after a
+  // change is timed in a row of its own.
+  const biCalls: [string, () => Promise<unknown>, () => Promise<unknown>, number, boolean?][] = [
     [
       '/api/isoanalyticsdata, all groups, every month',
       () => post('/api/isoanalyticsdata', {}),
@@ -1223,6 +1241,7 @@ if (section('bi')) {
           left join merchant_income i on i.merchant_id = m.id group by 1`.execute(db);
       },
       100,
+      true,
     ],
     [
       `/api/isoanalyticsdata, the largest ISO's ${largest.group_names.length} groups`,
@@ -1233,6 +1252,7 @@ if (section('bi')) {
           db,
         ),
       30,
+      true,
     ],
     [
       '/api/exec/iso/GetAllInformation',
@@ -1241,6 +1261,7 @@ if (section('bi')) {
         sql`select partner_id, count(*), min(approved_on), max(approved_on), count(*) filter (where closed_on is null)
           from merchants group by 1`.execute(db),
       25,
+      true,
     ],
     [
       '/api/exec/iso/GetTransactions, the largest ISO, last 12 months',
@@ -1275,17 +1296,19 @@ if (section('bi')) {
       25,
     ],
   ];
-  for (const [question, call, plain, target] of biCalls) {
-    const d = await timed(call, RUNS);
+  for (const [question, call, plain, target, kept] of biCalls) {
     const b = await timed(plain, BASELINE_RUNS);
-    biRows.push({
-      question,
-      p50: ms(d.p50),
-      p95: ms(d.p95),
-      target: `p95 ≤ ${target} ms ${d.p95 <= target ? '✓' : '✗'}`,
-      straightforward_p50: ms(b.p50),
-      straightforward_p95: ms(b.p95),
-    });
+    const runs: [string, { p50: number; p95: number }][] = [[question, await timed(call, RUNS)]];
+    if (kept) runs.push([`${question}, first ask after a change`, await timedAfterChange('bi', call, RUNS)]);
+    for (const [label, d] of runs)
+      biRows.push({
+        question: label,
+        p50: ms(d.p50),
+        p95: ms(d.p95),
+        target: `p95 ≤ ${target} ms ${d.p95 <= target ? '✓' : '✗'}`,
+        straightforward_p50: ms(b.p50),
+        straightforward_p95: ms(b.p95),
+      });
   }
   console.log('\nBusiness Intelligence (through the HTTP stack)');
   console.table(biRows);

@@ -77,6 +77,56 @@ const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.par
 const isOpen = (m: Merchant) => m.closed_on === null || m.closed_on > today;
 const round1 = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
 
+/** The stats rows of an ISO's groups over deals approved in start–end, computed from the raw rows (docs/bi.md). */
+async function expectedStats(
+  iso: Iso,
+  start: string,
+  end: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  const income = await rowsOf<{ merchant_id: number; net: string; payouts: string }>(
+    sql`select merchant_id, net::text, payouts::text from merchant_income
+        where partner_id = ${iso.id} and month <= ${end}::date`,
+  );
+  const nameOf = new Map(iso.groups.map((g) => [g.group_id, g.group_name]));
+  const endNext = addMonths(end, 1);
+  const inWindow = (m: Merchant) => m.approved_on >= start && m.approved_on < endNext;
+  const earned = (ids: Set<number>) => {
+    let net = 0n;
+    let payouts = 0n;
+    for (const i of income)
+      if (ids.has(i.merchant_id)) {
+        net += cents(i.net);
+        payouts += cents(i.payouts);
+      }
+    return { net, payouts };
+  };
+  const isoDeals = earned(new Set(iso.merchants.filter(inWindow).map((m) => m.id)));
+  const houseOfIso = perDeal(isoDeals.net - isoDeals.payouts, 1);
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const name of new Set(nameOf.values())) {
+    const deals = iso.merchants.filter((m) => nameOf.get(m.group_id) === name && inWindow(m));
+    const n = deals.length;
+    const dates = deals.map((d) => d.approved_on).sort();
+    const open = deals.filter(isOpen).length;
+    const { net, payouts } = earned(new Set(deals.map((d) => d.id)));
+    rows.set(name, {
+      groupname: name,
+      iso: iso.name,
+      first: dates[0] ?? null,
+      last: dates.at(-1) ?? null,
+      avgdaysbw: n > 1 ? round1(days(dates[0] as string, dates.at(-1) as string) / (n - 1)) : null,
+      openCount: open,
+      approvedCount: n,
+      retentionPercent: n > 0 ? round1((open * 100) / n) : null,
+      TotalIncomePerDeal: n > 0 ? perDeal(net, n) : null,
+      ISOProfitPerDeal: n > 0 ? perDeal(payouts, n) : null,
+      HouseProfitPerDeal: n > 0 ? perDeal(net - payouts, n) : null,
+      HouseProfitPerISO: houseOfIso,
+    });
+  }
+  return rows;
+}
+
 beforeAll(async () => {
   t = await testApp();
   today = (await rowsOf<{ d: string }>(sql`select current_date::text as d`))[0]?.d as string;
@@ -158,60 +208,92 @@ describe('ISO analytics', () => {
       expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
       expect(map.every((s) => s.state_lat > 15 && s.state_lat < 72)).toBe(true);
 
-      const income = await rowsOf<{ merchant_id: number; net: string; payouts: string }>(
-        sql`select merchant_id, net::text, payouts::text from merchant_income
-            where partner_id = ${iso.id} and month <= ${end}::date`,
-      );
-      const endNext = addMonths(end, 1);
-      const inWindow = (m: Merchant) => m.approved_on >= start && m.approved_on < endNext;
-      const earned = (ids: Set<number>) => {
-        let net = 0n;
-        let payouts = 0n;
-        for (const i of income)
-          if (ids.has(i.merchant_id)) {
-            net += cents(i.net);
-            payouts += cents(i.payouts);
-          }
-        return { net, payouts };
-      };
-      const isoDeals = earned(new Set(iso.merchants.filter(inWindow).map((m) => m.id)));
-      const houseOfIso = perDeal(isoDeals.net - isoDeals.payouts, 1);
-
       expect(stats.map((s) => s.groupname).sort()).toEqual([...names].sort());
-      for (const name of names) {
-        const deals = mine.filter((m) => nameOf.get(m.group_id) === name && inWindow(m));
-        const n = deals.length;
-        const dates = deals.map((d) => d.approved_on).sort();
-        const open = deals.filter(isOpen).length;
-        const { net, payouts } = earned(new Set(deals.map((d) => d.id)));
-        const row = stats.find((s) => s.groupname === name);
-        expect(row, name).toEqual({
-          groupname: name,
-          iso: iso.name,
-          first: dates[0] ?? null,
-          last: dates.at(-1) ?? null,
-          avgdaysbw: n > 1 ? round1(days(dates[0] as string, dates.at(-1) as string) / (n - 1)) : null,
-          openCount: open,
-          approvedCount: n,
-          retentionPercent: n > 0 ? round1((open * 100) / n) : null,
-          TotalIncomePerDeal: n > 0 ? perDeal(net, n) : null,
-          ISOProfitPerDeal: n > 0 ? perDeal(payouts, n) : null,
-          HouseProfitPerDeal: n > 0 ? perDeal(net - payouts, n) : null,
-          HouseProfitPerISO: houseOfIso,
-        });
-      }
+      const expected = await expectedStats(iso, start, end);
+      for (const name of names)
+        expect(
+          stats.find((s) => s.groupname === name),
+          name,
+        ).toEqual(expected.get(name));
       expect(stats.some((s) => (s.approvedCount as number) > 1)).toBe(true);
     });
 
-  it('answers every group when none is chosen', async () => {
+  it('answers every group when none is chosen, figure for figure', async () => {
     const res = await (await as('sales@paydesk.local')).post('/api/isoanalyticsdata', {});
     expect(res.statusCode).toBe(200);
-    const [, map, stats] = res.json().output;
-    const open = merchants.filter((m) => isOpen(m) && m.state).length;
-    expect(map.reduce((s: number, r: { cnt: number }) => s + r.cnt, 0)).toBe(open);
-    expect(stats.reduce((s: number, r: { approvedCount: number }) => s + r.approvedCount, 0)).toBe(
-      merchants.filter((m) => m.approved_on >= '2016-05-01').length,
+    const body = res.json();
+    expect(isoAnalyticsAnswer.parse(body)).toEqual(body);
+    const [graph, map, stats] = body.output as [
+      { GroupLevel1Name: string; OpenDate: string; ApprovalCount: number }[],
+      { state: string; cnt: number }[],
+      Record<string, unknown>[],
+    ];
+    const nameOf = new Map(groups.map((g) => [g.group_id, g.group_name]));
+    const approvals = new Map<string, number>();
+    for (const m of merchants) {
+      const k = `${nameOf.get(m.group_id)}|${m.approved_on.slice(0, 7)}-01`;
+      approvals.set(k, (approvals.get(k) ?? 0) + 1);
+    }
+    expect(new Map(graph.map((g) => [`${g.GroupLevel1Name}|${g.OpenDate}`, g.ApprovalCount]))).toEqual(
+      approvals,
     );
+    // By month, then by group name.
+    const order = graph.map((g) => [g.OpenDate, g.GroupLevel1Name] as const);
+    const collator = new Intl.Collator('en-US');
+    expect(
+      order.every(([m, n], i) => {
+        const [pm, pn] = order[i - 1] ?? ['', ''];
+        return i === 0 || pm < m || (pm === m && collator.compare(pn, n) < 0);
+      }),
+    ).toBe(true);
+
+    const states = new Map<string, number>();
+    for (const m of merchants.filter((m) => isOpen(m) && m.state))
+      states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
+    expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
+
+    const withDeals = new Set(merchants.map((m) => m.group_id));
+    expect(stats.length).toBe(
+      new Set(groups.filter((g) => withDeals.has(g.group_id)).map((g) => g.group_name)).size,
+    );
+    const start = '2016-05-01';
+    const end = monthStart(new Date());
+    for (const iso of isos) {
+      const expected = await expectedStats(iso, start, end);
+      for (const [name, row] of expected)
+        expect(
+          stats.find((s) => s.groupname === name),
+          name,
+        ).toEqual(row);
+    }
+  });
+
+  it('answers afresh after a group or an ISO is renamed (the kept answers follow the data)', async () => {
+    const c = await as('sales.admin@paydesk.local');
+    const group = isos[1].groups[0] as Group;
+    const before = (await c.post('/api/isoanalyticsdata', {})).json().output;
+    const info = (await c.get('/api/exec/iso/GetAllInformation')).json() as { iso_name: string }[];
+    expect(info.some((r) => r.iso_name === isos[1].name)).toBe(true);
+    const renamed = `${group.group_name} (renamed)`;
+    const isoRenamed = `${isos[1].name} (renamed)`;
+    await sql`update groups set group_name = ${renamed} where group_id = ${group.group_id}`.execute(t.db);
+    await sql`update partners set account_name = ${isoRenamed} where id = ${isos[1].id}`.execute(t.db);
+    try {
+      const after = (await c.post('/api/isoanalyticsdata', {})).json().output;
+      const names = (rows: { GroupLevel1Name: string }[]) => new Set(rows.map((r) => r.GroupLevel1Name));
+      expect(names(before[0]).has(group.group_name)).toBe(true);
+      expect(names(after[0]).has(group.group_name)).toBe(false);
+      expect(names(after[0]).has(renamed)).toBe(true);
+      expect(after[2].find((s: { groupname: string }) => s.groupname === renamed)?.iso).toBe(isoRenamed);
+      const infoAfter = (await c.get('/api/exec/iso/GetAllInformation')).json() as { iso_name: string }[];
+      expect(infoAfter.some((r) => r.iso_name === isoRenamed)).toBe(true);
+      expect(infoAfter.some((r) => r.iso_name === isos[1].name)).toBe(false);
+    } finally {
+      await sql`update groups set group_name = ${group.group_name} where group_id = ${group.group_id}`.execute(
+        t.db,
+      );
+      await sql`update partners set account_name = ${isos[1].name} where id = ${isos[1].id}`.execute(t.db);
+    }
   });
 
   it('refuses SQL text, unknown groups and bad bodies with 400, changing nothing', async () => {

@@ -17,20 +17,27 @@ const caches = new WeakMap<Db, Map<string, { version: string; text: string }>>()
 /**
  * partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions);
  * leads: the CRM lead list (GetLeads); iso_partners: the ISO partners dashboard's directory and statuses per date
- * ranges (GetPartners, GetPartnersStatus and the ISO performance table).
+ * ranges (GetPartners, GetPartnersStatus and the ISO performance table); bi: ISO analytics and the executive ISO
+ * list (isoanalyticsdata, GetAllInformation).
  */
-export type AnswerName = 'partners' | 'pci_billing' | 'leads' | 'iso_partners';
+export type AnswerName = 'partners' | 'pci_billing' | 'leads' | 'iso_partners' | 'bi';
 
-/** `database` is the application's Db (the cache's key), `trx` the request's transaction. */
+/**
+ * `database` is the application's Db (the cache's key), `trx` the request's transaction. `byDay`: the answer also
+ * depends on the day (a merchant closing tomorrow is open today), so an entry is kept for the database's current
+ * day only.
+ */
 export async function cachedAnswer(
   database: Db,
   trx: Db,
   name: AnswerName,
   scopeKey: string,
   compute: () => Promise<string>,
+  { byDay = false }: { byDay?: boolean } = {},
 ): Promise<string> {
   const { rows } = await sql<{ version: string }>`
-    select version::text as version from answer_versions where name = ${name}`.execute(trx);
+    select version::text || ${byDay ? sql`':' || current_date::text` : sql`''`} as version
+    from answer_versions where name = ${name}`.execute(trx);
   const version = rows[0]?.version;
   if (version === undefined) throw new Error(`No answer version for ${name}`);
   let cache = caches.get(database);

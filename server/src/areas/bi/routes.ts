@@ -1,6 +1,7 @@
 import { biEndpoints } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { type Deps, route } from '../../platform/http';
+import { cachedAnswer } from '../../platform/answerCache';
+import { type Deps, jsonText, route } from '../../platform/http';
 import { allInformation, analyticsData, analyticsOptions, income, mccCounts, transactions } from './queries';
 
 /**
@@ -8,6 +9,9 @@ import { allInformation, analyticsData, analyticsOptions, income, mccCounts, tra
  * ISO analytics is a dashboard like the others: everyone signed in, an ISO-bound user seeing their own ISO's
  * groups only. The executive calls need the Business Intelligence capability; they run ISO-scoped as well, so
  * row-level security stays the last word even though partner staff cannot hold a capability.
+ *
+ * ISO analytics and the ISO list are the same for every caller of one scope until a merchant, its income, a group
+ * or a partner changes, or the day turns: they are kept per scope (platform/answerCache.ts, version 'bi').
  */
 export function biRoutes(app: FastifyInstance, deps: Deps) {
   route(app, deps, {
@@ -21,14 +25,39 @@ export function biRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: biEndpoints.isoAnalyticsData,
     access: 'session',
     scope: 'iso',
-    handler: ({ db, input }) => analyticsData(db, input),
+    handler: async ({ db, input, user }) => {
+      // Chosen groups in any order are the same question.
+      const key = JSON.stringify({ ...input, groups: [...input.groups].sort() });
+      return jsonText(
+        await cachedAnswer(
+          deps.db,
+          db,
+          'bi',
+          `${user.isoId ?? 'staff'}:analytics:${key}`,
+          () => analyticsData(db, input),
+          {
+            byDay: true,
+          },
+        ),
+      );
+    },
   });
 
   route(app, deps, {
     endpoint: biEndpoints.allInformation,
     access: 'bi',
     scope: 'iso',
-    handler: ({ db }) => allInformation(db),
+    handler: async ({ db, user }) =>
+      jsonText(
+        await cachedAnswer(
+          deps.db,
+          db,
+          'bi',
+          `${user.isoId ?? 'staff'}:information`,
+          async () => JSON.stringify(await allInformation(db)),
+          { byDay: true },
+        ),
+      ),
   });
 
   route(app, deps, {

@@ -40,6 +40,7 @@ import * as leads from './2026_11_24_0030_leads';
 import * as biRollups from './2026_11_25_0010_bi_rollups';
 import * as speed from './2026_11_25_0020_speed';
 import * as leadsDocuments from './2026_11_25_0050_leads_documents';
+import * as biAnswerCache from './2026_11_26_0010_bi_answer_cache';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0010_bi_rollups': biRollups,
   '2026_11_25_0020_speed': speed,
   '2026_11_25_0050_leads_documents': leadsDocuments,
+  '2026_11_26_0010_bi_answer_cache': biAnswerCache,
 };
