@@ -2,6 +2,7 @@ import {
   AGE_BUCKETS,
   addMonths,
   dealAgeBucket,
+  firstDailyDay,
   isoAnalyticsAnswer,
   isoInfoRow,
   monthStart,
@@ -493,6 +494,71 @@ describe('Business Intelligence (executive calls)', () => {
         monthly.filter((a) => ofMcc.has(a.merchant_id)).reduce((s, a) => s + a.transactions, 0),
       );
     });
+
+  it('refuses days older than the kept daily figures (400) and answers such a month by its monthly total', async () => {
+    const c = await as('sales.admin@paydesk.local');
+    const firstKept = firstDailyDay(new Date());
+    // The month before the daily window, as the screen asks for it when that month is chosen.
+    const month = addMonths(firstKept, -1);
+    const monthEnd = new Date(Date.parse(firstKept) - 86_400_000).toISOString().slice(0, 10);
+    for (const iso of isos) {
+      const groupIDs = iso.groups.map((g) => g.group_id);
+      const daily = await c.post('/api/exec/iso/GetTransactions', {
+        groupIDs,
+        date: month,
+        end: monthEnd,
+        monthly: false,
+      });
+      expect(daily.statusCode).toBe(400);
+      expect(daily.json().message).toBe(
+        `Daily figures are kept for the last 13 months, from ${firstKept}: for ${month}, ask for monthly figures (monthly: true)`,
+      );
+      // The first kept day itself is still answered by day.
+      const kept = await c.post('/api/exec/iso/GetTransactions', {
+        groupIDs,
+        date: firstKept,
+        end: `${firstKept.slice(0, 8)}28`,
+        monthly: false,
+      });
+      expect(kept.statusCode).toBe(200);
+
+      const res = await c.post('/api/exec/iso/GetTransactions', {
+        groupIDs,
+        date: month,
+        end: monthEnd,
+        monthly: true,
+      });
+      expect(res.statusCode).toBe(200);
+      const [oracle] = await rowsOf<{
+        volume: string;
+        transactions: number;
+        chbk_volume: string;
+        chargebacks: number;
+        ref_volume: string;
+        refunds: number;
+        active: number;
+      }>(sql`
+        select coalesce(sum(a.volume), 0)::text as volume, coalesce(sum(a.transactions), 0)::int as transactions,
+               coalesce(sum(a.chargeback_volume), 0)::text as chbk_volume, coalesce(sum(a.chargebacks), 0)::int as chargebacks,
+               coalesce(sum(a.refund_volume), 0)::text as ref_volume, coalesce(sum(a.refunds), 0)::int as refunds,
+               count(*) filter (where a.transactions > 0)::int as active
+        from merchant_monthly a join merchants m on m.id = a.merchant_id
+        where m.group_id in (${sql.join(groupIDs)}) and a.month = ${month}::date`);
+      if (!oracle) throw new Error('no oracle row');
+      expect(Number(oracle.volume), iso.name).toBeGreaterThan(0);
+      const rows = res.json() as Record<string, number | string>[];
+      expect(rows).toHaveLength(1);
+      const [row] = rows as [Record<string, number | string>];
+      expect(row.txn_date).toBe(month);
+      expect(row.txn_volume).toBeCloseTo(Number(oracle.volume), 2);
+      expect(row.txn_count).toBe(oracle.transactions);
+      expect(row.chbk_volume).toBeCloseTo(Number(oracle.chbk_volume), 2);
+      expect(row.chbk_count).toBe(oracle.chargebacks);
+      expect(row.ref_volume).toBeCloseTo(Number(oracle.ref_volume), 2);
+      expect(row.ref_count).toBe(oracle.refunds);
+      expect(row.active_count).toBe(oracle.active);
+    }
+  });
 
   it("agrees with the Financial dashboard's net income for the same ISO and months", async () => {
     const iso = isos[1];

@@ -1,3 +1,4 @@
+import { addMonths, firstDailyDay, MONTH_NAMES } from '@paydesk/domain';
 import { expect, type Page, test } from '@playwright/test';
 import { menu, sessionOf } from './support';
 
@@ -101,6 +102,47 @@ test.describe('Business Intelligence, for a holder of the capability', () => {
 
     await page.getByRole('tab', { name: 'ISO' }).click();
     await expect(page.getByTestId('deals-total')).toBeVisible();
+  });
+
+  test('a month older than the kept days shows its monthly total with a note; a kept month shows its days', async ({
+    page,
+  }) => {
+    const f = filters(page);
+    const list = page.getByRole('navigation', { name: 'ISOs' });
+    await list.getByRole('button', { name: 'Summit Payment Group', exact: true }).click();
+    await expect(page.getByTestId('iso-title')).toHaveText('Summit Payment Group');
+    const firstKept = firstDailyDay(new Date());
+    const choose = async (month: string) => {
+      // Choosing the year already chosen would clear it.
+      if ((await f.year.inputValue()) !== month.slice(0, 4)) await pick(page, f.year, month.slice(0, 4));
+      const asked = page.waitForResponse(
+        (r) => r.url().endsWith('/api/exec/iso/GetTransactions') && r.request().postDataJSON().date === month,
+      );
+      await pick(page, f.month, MONTH_NAMES[Number(month.slice(5, 7)) - 1] as string);
+      return asked;
+    };
+
+    // The month just before the kept days: asked by month, one point, its real figures.
+    const old = addMonths(firstKept, -1);
+    const answer = await choose(old);
+    expect(answer.request().postDataJSON()).toMatchObject({ date: old, monthly: true });
+    expect(answer.status()).toBe(200);
+    const [total] = (await answer.json()) as { txn_volume: number }[];
+    expect(total?.txn_volume).toBeGreaterThan(0);
+    await expect(page.getByTestId('exec-period')).toHaveText(/the month’s total/);
+    await expect(page.getByTestId('exec-volume')).not.toHaveText('$0.00');
+    await expect(page.getByTestId('exec-transactions')).not.toHaveText('0');
+    await expect(page.getByRole('img', { name: 'Volume by month' })).toBeVisible();
+    await expect(page.getByTestId('chart-note')).toHaveText(
+      'Daily figures are kept for the last 13 months; this month shows its total.',
+    );
+
+    // The first kept month: by day, no note.
+    const kept = await choose(firstKept);
+    expect(kept.request().postDataJSON()).toMatchObject({ date: firstKept, monthly: false });
+    await expect(page.getByTestId('exec-period')).toHaveText(/by day/);
+    await expect(page.getByRole('img', { name: 'Volume by day' })).toBeVisible();
+    await expect(page.getByTestId('chart-note')).toHaveCount(0);
   });
 
   test('the MCC list shows six codes, then all after Show more', async ({ page }) => {

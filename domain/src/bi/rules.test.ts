@@ -3,8 +3,11 @@ import { incomeBody, isoAnalyticsBody, mccBody, transactionsBody } from '../cont
 import {
   AGE_BUCKETS,
   chartView,
+  DAILY_MONTHS_KEPT,
+  dailyKept,
   dealAgeBucket,
   execWindow,
+  firstDailyDay,
   INITIAL_EXEC_FILTERS,
   MAP_BANDS,
   MCC_LABEL_MAX,
@@ -97,24 +100,67 @@ describe('executive filters', () => {
       date: '2025-11-01',
       end: '2026-11-23',
       monthly: true,
+      monthTotal: false,
     });
     expect(execWindow({ ...INITIAL_EXEC_FILTERS, period: 'last30Days' }, today)).toEqual({
       date: '2026-10-24',
       end: '2026-11-23',
       monthly: false,
+      monthTotal: false,
     });
     expect(execWindow({ period: null, year: 2024, month: 0, mcc: 'All' }, today)).toEqual({
       date: '2024-01-01',
       end: '2024-12-31',
       monthly: true,
+      monthTotal: false,
     });
-    expect(execWindow({ period: null, year: 2024, month: 2, mcc: 'All' }, today)).toEqual({
-      date: '2024-02-01',
-      end: '2024-02-29',
+    expect(execWindow({ period: null, year: 2026, month: 2, mcc: 'All' }, today)).toEqual({
+      date: '2026-02-01',
+      end: '2026-02-28',
       monthly: false,
+      monthTotal: false,
     });
     expect(execWindow({ period: null, year: 2026, month: 0, mcc: 'All' }, today).end).toBe('2026-11-23');
     expect(execWindow({ period: null, year: 2026, month: 11, mcc: 'All' }, today).end).toBe('2026-11-23');
+  });
+
+  it('keeps daily figures from the 1st of the month twelve months back: the current month and the twelve before', () => {
+    expect(DAILY_MONTHS_KEPT).toBe(13);
+    expect(firstDailyDay(new Date('2026-11-23T10:00:00Z'))).toBe('2025-11-01');
+    expect(firstDailyDay(new Date('2026-11-01T00:00:00Z'))).toBe('2025-11-01');
+    expect(firstDailyDay(new Date('2026-10-31T23:59:59Z'))).toBe('2025-10-01');
+    expect(firstDailyDay(new Date('2027-01-15T12:00:00Z'))).toBe('2026-01-01');
+    const today = new Date('2026-11-23T10:00:00Z');
+    expect(dailyKept('2025-11-01', today)).toBe(true);
+    expect(dailyKept('2025-10-31', today)).toBe(false);
+    expect(dailyKept('2026-11-23', today)).toBe(true);
+  });
+
+  it('asks a chosen month older than the daily figures for its monthly total, a kept one for its days', () => {
+    const today = new Date('2026-11-23T10:00:00Z');
+    const month = (year: number, m: number) =>
+      execWindow({ period: null, year, month: m, mcc: 'All' }, today);
+    expect(month(2024, 2)).toEqual({
+      date: '2024-02-01',
+      end: '2024-02-29',
+      monthly: true,
+      monthTotal: true,
+    });
+    expect(month(2025, 10)).toEqual({
+      date: '2025-10-01',
+      end: '2025-10-31',
+      monthly: true,
+      monthTotal: true,
+    });
+    expect(month(2025, 11)).toEqual({
+      date: '2025-11-01',
+      end: '2025-11-30',
+      monthly: false,
+      monthTotal: false,
+    });
+    // The presets and whole years never need the rule: the 30 days are kept, years are monthly anyway.
+    expect(execWindow({ ...INITIAL_EXEC_FILTERS, period: 'last30Days' }, today).monthTotal).toBe(false);
+    expect(execWindow({ period: null, year: 2017, month: 0, mcc: 'All' }, today).monthTotal).toBe(false);
   });
 });
 
@@ -181,16 +227,25 @@ describe('request bodies', () => {
     expect(incomeBody.parse({ groupIDs: ['1'], date: '2024-01-01', end: '2100-01-01' }).end).toBe(today);
     expect(incomeBody.parse({ groupIDs: ['1'], date: '2024-01-01' }).mcc).toBe('All');
     const daily = { groupIDs: ['1'], monthly: false, mcc: 'All' };
-    expect(transactionsBody.safeParse({ ...daily, date: '2024-01-01', end: '2024-02-01' }).success).toBe(
-      true,
-    );
-    expect(transactionsBody.safeParse({ ...daily, date: '2024-01-01', end: '2024-02-02' }).success).toBe(
-      false,
-    );
-    expect(transactionsBody.safeParse({ ...daily, date: '2024-02-01', end: '2024-01-01' }).success).toBe(
-      false,
-    );
-    expect(transactionsBody.safeParse({ ...daily, date: '2024-01-01', mcc: '58' }).success).toBe(false);
+    // A window of days still kept: the first kept month.
+    const first = firstDailyDay(new Date());
+    const plus = (days: number) => new Date(Date.parse(first) + days * 86_400_000).toISOString().slice(0, 10);
+    expect(transactionsBody.safeParse({ ...daily, date: first, end: plus(31) }).success).toBe(true);
+    expect(transactionsBody.safeParse({ ...daily, date: first, end: plus(32) }).success).toBe(false);
+    expect(transactionsBody.safeParse({ ...daily, date: plus(1), end: first }).success).toBe(false);
+    expect(transactionsBody.safeParse({ ...daily, date: first, mcc: '58' }).success).toBe(false);
+  });
+
+  it('refuses days older than the daily figures, naming the first kept day, and takes the month instead', () => {
+    const first = firstDailyDay(new Date());
+    const before = new Date(Date.parse(first) - 86_400_000).toISOString().slice(0, 10);
+    const body = { groupIDs: ['1'], date: `${before.slice(0, 7)}-01`, end: before, mcc: 'All' };
+    const refused = transactionsBody.safeParse({ ...body, monthly: false });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((i) => i.message)).toEqual([
+      `Daily figures are kept for the last 13 months, from ${first}: for ${body.date}, ask for monthly figures (monthly: true)`,
+    ]);
+    expect(transactionsBody.safeParse({ ...body, monthly: true }).success).toBe(true);
   });
 
   it('defaults the analytics window to every month and refuses a reversed one', () => {

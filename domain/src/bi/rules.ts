@@ -1,3 +1,5 @@
+import { addMonths, monthStart } from '../months';
+
 /**
  * The Business Intelligence rules (spec document 2 §2.10, §9; document 3 §2.1, §4, §9), shared by the server,
  * which computes the figures, and the screens, which draw them.
@@ -99,21 +101,49 @@ export function nextExecFilters(f: ExecFilterView, c: ExecFilterChange): ExecFil
 }
 
 /**
- * What the executive calls are asked for a filter: the first day, the last day and whether by month. A preset
- * runs to today; a year is its twelve months, a month its days (never past today).
+ * Daily activity (merchant_daily, and the rollups made from it) is kept for this many months: the current month
+ * and the twelve before it (docs/data.md). Older months have monthly figures only.
  */
-export function execWindow(f: ExecFilterView, today: Date): { date: string; end: string; monthly: boolean } {
+export const DAILY_MONTHS_KEPT = 13;
+
+/** The first day daily figures are kept from on `today` (YYYY-MM-DD): the 1st, twelve months before its month. */
+export const firstDailyDay = (today: Date): string => addMonths(monthStart(today), 1 - DAILY_MONTHS_KEPT);
+
+/** Whether a window from `date` can be shown day by day on `today`: its first day's figures are still kept. */
+export const dailyKept = (date: string, today: Date): boolean => date >= firstDailyDay(today);
+
+/** What the executive calls are asked for (`monthTotal`: a chosen month asked as its one monthly total). */
+export interface ExecWindow {
+  date: string;
+  end: string;
+  monthly: boolean;
+  /** A chosen month older than the daily figures: its days are gone, so it is asked, and shown, as one month. */
+  monthTotal: boolean;
+}
+
+/**
+ * What the executive calls are asked for a filter: the first day, the last day and whether by month. A preset
+ * runs to today; a year is its twelve months, a month its days (never past today), or, when its days are no
+ * longer kept, its monthly total.
+ */
+export function execWindow(f: ExecFilterView, today: Date): ExecWindow {
   const day = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
   const y = today.getUTCFullYear();
   const m = today.getUTCMonth();
   const now = day(y, m, today.getUTCDate());
   const capped = (end: string) => (end < now ? end : now);
-  if (f.period === 'last30Days')
-    return { date: day(y, m, today.getUTCDate() - 30), end: now, monthly: false };
-  if (f.period === 'last12Months' || f.year === null)
-    return { date: day(y, m - 12, 1), end: now, monthly: true };
-  if (f.month === 0) return { date: day(f.year, 0, 1), end: capped(day(f.year, 11, 31)), monthly: true };
-  return { date: day(f.year, f.month - 1, 1), end: capped(day(f.year, f.month, 0)), monthly: false };
+  const ask = (date: string, end: string, monthly: boolean, monthTotal = false) => ({
+    date,
+    end,
+    monthly,
+    monthTotal,
+  });
+  if (f.period === 'last30Days') return ask(day(y, m, today.getUTCDate() - 30), now, false);
+  if (f.period === 'last12Months' || f.year === null) return ask(day(y, m - 12, 1), now, true);
+  if (f.month === 0) return ask(day(f.year, 0, 1), capped(day(f.year, 11, 31)), true);
+  const first = day(f.year, f.month - 1, 1);
+  const last = capped(day(f.year, f.month, 0));
+  return dailyKept(first, today) ? ask(first, last, false) : ask(first, last, true, true);
 }
 
 /** A map colour band (spec 2 §9): counts from `min` up to, not including, `below` (null: no upper bound). */

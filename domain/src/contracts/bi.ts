@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_GROUP_IDS, STATS_FIRST_MONTH } from '../bi/rules';
+import { DAILY_MONTHS_KEPT, dailyKept, firstDailyDay, MAX_GROUP_IDS, STATS_FIRST_MONTH } from '../bi/rules';
 import { endpoint } from '../endpoint';
 import { isoDate } from '../table';
 import { normalizeGroupIds } from './bonus';
@@ -156,7 +156,7 @@ const endAfterDate = { message: 'date must not be after end' };
 
 /**
  * A window from `date` to `end`: by month (`monthly`) the months of the two days, by day the days, at most 31
- * of them (spec 3 §9).
+ * of them (spec 3 §9), and only days still kept: an earlier day would answer zeros, not the month's activity.
  */
 export const transactionsBody = refuseSql(
   z
@@ -169,6 +169,11 @@ export const transactionsBody = refuseSql(
     })
     .transform((b) => ({ ...b, end: capEnd(b.end) }))
     .refine((b) => b.date <= b.end, endAfterDate)
+    .refine((b) => b.monthly || dailyKept(b.date, new Date()), {
+      error: (issue) =>
+        `Daily figures are kept for the last ${DAILY_MONTHS_KEPT} months, from ${firstDailyDay(new Date())}: ` +
+        `for ${(issue.input as { date: string }).date}, ask for monthly figures (monthly: true)`,
+    })
     .refine((b) => b.monthly || Date.parse(b.end) - Date.parse(b.date) <= 31 * 86_400_000, {
       message: 'A daily window is at most 31 days',
     }),

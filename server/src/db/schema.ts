@@ -45,6 +45,39 @@ export interface Database {
     payouts: Decimal;
     last_month: DateOnly;
   };
+  /** Derived (db/derived.ts), the group rollups of Business Intelligence (docs/bi.md, Speed). */
+  bi_group_daily: BiGroupActivity & { day: DateOnly };
+  bi_group_monthly: BiGroupActivity & { month: DateOnly };
+  bi_group_income: {
+    group_id: string;
+    month: DateOnly;
+    partner_id: number;
+    gross: Decimal;
+    net: Decimal;
+    expenses: Decimal;
+    payouts: Decimal;
+    merchants: number;
+  };
+  bi_group_deals: {
+    group_id: string;
+    /** The approval month. */
+    month: DateOnly;
+    partner_id: number;
+    approved: number;
+    first: DateOnly;
+    last: DateOnly;
+    net: Decimal;
+    payouts: Decimal;
+    closings: ClosingDays;
+  };
+  bi_group_states: {
+    group_id: string;
+    state: string;
+    partner_id: number;
+    merchants: number;
+    closings: ClosingDays;
+  };
+  bi_group_openings: { group_id: string; day: DateOnly; partner_id: number; opened: number; closed: number };
   report_subscriptions: {
     id: Generated<number>;
     user_id: number;
@@ -280,6 +313,42 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 type DateOnly = ColumnType<string, string, string>;
 /** numeric columns travel as exact decimal strings, never floats. */
 type Decimal = ColumnType<string, string | number, string | number>;
+
+/** A partner group's activity in a day or month (bi_group_daily, bi_group_monthly): sums of its merchants' rows. */
+interface BiGroupActivity {
+  group_id: string;
+  partner_id: number;
+  volume: Decimal;
+  transactions: number;
+  chargeback_volume: Decimal;
+  chargebacks: number;
+  refund_volume: Decimal;
+  refunds: number;
+  /** Merchants with transactions; the profile columns split it and the counts by tr, pl, hr and ns. */
+  active: number;
+  tr_active: number;
+  tr_transactions: number;
+  tr_chargebacks: number;
+  tr_refunds: number;
+  pl_active: number;
+  pl_transactions: number;
+  pl_chargebacks: number;
+  pl_refunds: number;
+  hr_active: number;
+  hr_transactions: number;
+  hr_chargebacks: number;
+  hr_refunds: number;
+  ns_active: number;
+  ns_transactions: number;
+  ns_chargebacks: number;
+  ns_refunds: number;
+}
+
+/**
+ * The closed merchants' closing days, sorted (date[]). Read in SQL only: PGlite answers a date[] as text, pg as
+ * Date objects (connect.ts sets no parser for arrays of dates).
+ */
+type ClosingDays = ColumnType<string[], string[], string[]>;
 
 /** An ISO: a partner sales organisation (spec document 2 §3, partner account). */
 export interface PartnersTable {

@@ -28,7 +28,7 @@ function measures(period: 'day' | 'month', raw: string): string {
 }
 
 export interface ActivityWindow {
-  /** First day of daily rows: the first day of the month twelve months before the current one. */
+  /** First day of daily rows: the first day of the month twelve months before the current one (firstDailyDay). */
   dailyFrom: string;
   /** Last day of activity: yesterday. */
   lastDay: string;

@@ -1,4 +1,4 @@
-import { addMonths, monthStart } from '@paydesk/domain';
+import { addMonths, firstDailyDay, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import type { Db } from '../connect';
 import { rebuildAll } from '../derived';
@@ -120,7 +120,7 @@ export async function generateMerchantData(
   const today = now.toISOString().slice(0, 10);
   const todayN = dayNumber(today);
   const currentMonth = monthStart(now);
-  const window = { dailyFrom: addMonths(currentMonth, -12), lastDay: isoDay(todayN - 1), currentMonth };
+  const window = { dailyFrom: firstDailyDay(now), lastDay: isoDay(todayN - 1), currentMonth };
 
   await db.transaction().execute(async (trx) => {
     // Reference data

@@ -148,6 +148,11 @@ export default function BiScreen() {
                           label={`${MEASURES[measure].label} ${e.view === 'daily' ? 'by day' : 'by month'}`}
                         />
                       )}
+                      {e.chartNote && (
+                        <Text fz="sm" c="dimmed" ta="center" data-testid="chart-note">
+                          {e.chartNote}
+                        </Text>
+                      )}
                     </Section>
                   </Grid.Col>
                 </Grid>

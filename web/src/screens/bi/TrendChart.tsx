@@ -39,7 +39,13 @@ export function TrendChart({
         lineStyle: { color, width: 2.5 },
         areaStyle: { color, opacity: 0.1 },
         symbol: 'circle',
-        symbolSize: 5,
+        // A single point (an old month's total) has no line to show it: a larger dot with its value.
+        symbolSize: values.length === 1 ? 10 : 5,
+        label: {
+          show: values.length === 1,
+          position: 'top',
+          formatter: (p: { value?: unknown }) => format(Number(p.value)),
+        },
         z: 5,
       },
     ];

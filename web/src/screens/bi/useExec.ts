@@ -2,6 +2,7 @@ import {
   AGE_BUCKETS,
   biEndpoints,
   chartView,
+  DAILY_MONTHS_KEPT,
   EXEC_FIRST_YEAR,
   type ExecFilterChange,
   type ExecFilterView,
@@ -29,12 +30,12 @@ function categoryLabel(date: string, view: 'daily' | 'monthly'): string {
     : d.toLocaleString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
-function periodLabel(f: ExecFilterView): string {
+function periodLabel(f: ExecFilterView, monthTotal: boolean): string {
   const what = f.mcc === 'All' ? 'all MCCs' : `MCC ${f.mcc}`;
   if (f.period === 'last12Months') return `The last 12 months, by month, ${what}`;
   if (f.period === 'last30Days') return `The last 30 days, by day, ${what}`;
   if (f.month === 0) return `${f.year}, by month, ${what}`;
-  return `${MONTH_NAMES[f.month - 1]} ${f.year}, by day, ${what}`;
+  return `${MONTH_NAMES[f.month - 1]} ${f.year}, ${monthTotal ? 'the month’s total' : 'by day'}, ${what}`;
 }
 
 export function useExec() {
@@ -58,7 +59,7 @@ export function useExec() {
   }, []);
   const changeFilter = useCallback((c: ExecFilterChange) => setFilters((f) => nextExecFilters(f, c)), []);
 
-  const { date, end, monthly } = execWindow(filters, today);
+  const { date, end, monthly, monthTotal } = execWindow(filters, today);
   const txBody = { groupIDs, date, end, monthly, mcc: filters.mcc };
   const tx = useQuery({
     queryKey: biKeys.transactions(txBody),
@@ -127,7 +128,11 @@ export function useExec() {
     years,
     monthNames: MONTH_NAMES,
     mccOptions: (mcc.data ?? []).map((r) => ({ value: r.mcc_code, label: `${r.mcc_code} ${r.mcc_desc}` })),
-    periodLabel: periodLabel(filters),
+    periodLabel: periodLabel(filters, monthTotal),
+    // A month older than the kept days is one monthly point: the chart says why it has no days.
+    chartNote: monthTotal
+      ? `Daily figures are kept for the last ${DAILY_MONTHS_KEPT} months; this month shows its total.`
+      : null,
     info,
     ageBuckets: AGE_BUCKETS,
     figures,
