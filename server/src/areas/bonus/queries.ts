@@ -40,22 +40,28 @@ type BonusBase = Omit<BonusRow, 'volume' | 'last_deposit_date' | 'volume_thresho
  * an old window shows the volume its run saw, not 0. A recent window's merchants are new and take the first way.
  */
 export async function bonusRows(db: Db, window: BonusWindow): Promise<BonusRow[]> {
+  // The window's rows first, then each one's merchant by its key and its days summed once (sum and last deposit
+  // in one pass): left to itself the planner hashed every merchant to join a thousand rows (2.5× slower).
   const { rows } = await sql<BonusBase & { volume: string; last_deposit_date: string | null }>`
-    with kept as (select min(day) as first_day from merchant_daily)
+    with kept as (select min(day) as first_day from merchant_daily),
+    b as materialized (
+      select * from bonus_rows where period = ${window.kind} and window_start = ${window.start}::date
+    )
     select ${bonusColumns},
-      coalesce(case when m.opened_on >= kept.first_day
-        then (select sum(d.volume) from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date)
+      coalesce(case when m.opened_on >= kept.first_day then days.volume
         else (select sum(v.volume) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v) end,
         0)::numeric(14, 2)::text as volume,
-      (case when m.opened_on >= kept.first_day
-        then (select max(d.day) from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date
-              and d.volume > 0)
+      (case when m.opened_on >= kept.first_day then days.last_deposit
         else (select max(v.day) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v
               where v.volume > 0) end)::text as last_deposit_date,
       b.activated_on::text as volume_threshold_date
-    from bonus_rows b join merchants m on m.id = b.merchant_id join partners p on p.id = m.partner_id
-    cross join kept
-    where b.period = ${window.kind} and b.window_start = ${window.start}::date
+    from b cross join kept
+    cross join lateral (select * from merchants m where m.id = b.merchant_id offset 0) m
+    join partners p on p.id = m.partner_id
+    left join lateral (
+      select sum(d.volume) as volume, max(d.day) filter (where d.volume > 0) as last_deposit from merchant_daily d
+      where m.opened_on >= kept.first_day and d.merchant_id = b.merchant_id and d.day <= b.bonus_date
+    ) days on true
     order by b.mid, b.id`.execute(db);
   return rows as BonusRow[];
 }
