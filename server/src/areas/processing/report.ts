@@ -1,6 +1,7 @@
 import {
   type ActivationRow,
   budgetPeriod,
+  DAILY_MONTHS_KEPT,
   formatVolume,
   monthLabel,
   type ProcessingInfo,
@@ -250,11 +251,11 @@ function sectionsOf(f: QuarterFigures): Section[] {
         ? `Daily volume and budget, ${monthLabel(h.month)}`
         : `Daily volume, ${monthLabel(h.month)}`,
       svg: chartSvg({
-        // Days older than the daily window (13 months) are kept per month only: the chart says so.
+        // Days older than the daily window are kept per month only: the chart says so.
         ...(info.daily.length === 0
           ? {
               title: {
-                text: 'Daily figures are kept for the last 13 months; this month has monthly figures only',
+                text: `Daily figures are kept for the last ${DAILY_MONTHS_KEPT} months; this month has monthly figures only`,
                 left: 'center',
                 top: 'middle',
                 textStyle: { fontSize: 14, fontWeight: 'normal', color: '#868e96' },
