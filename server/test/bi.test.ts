@@ -297,6 +297,34 @@ describe('ISO analytics', () => {
     }
   });
 
+  it('merges two groups that share a name, month by month', async () => {
+    const c = await as('sales.admin@paydesk.local');
+    const [a, b] = isos[1].groups as [Group, Group];
+    await sql`update groups set group_name = ${a.group_name} where group_id = ${b.group_id}`.execute(t.db);
+    try {
+      const res = await c.post('/api/isoanalyticsdata', { groups: [a.group_name] });
+      expect(res.statusCode).toBe(200);
+      const [graph, , stats] = res.json().output as [
+        { GroupLevel1Name: string; OpenDate: string; ApprovalCount: number }[],
+        unknown,
+        { groupname: string; approvedCount: number }[],
+      ];
+      const both = merchants.filter((m) => m.group_id === a.group_id || m.group_id === b.group_id);
+      const perMonth = new Map<string, number>();
+      for (const m of both) {
+        const k = `${m.approved_on.slice(0, 7)}-01`;
+        perMonth.set(k, (perMonth.get(k) ?? 0) + 1);
+      }
+      expect(graph.every((g) => g.GroupLevel1Name === a.group_name)).toBe(true);
+      expect(new Map(graph.map((g) => [g.OpenDate, g.ApprovalCount]))).toEqual(perMonth);
+      expect(graph.map((g) => g.OpenDate)).toEqual([...perMonth.keys()].sort());
+      expect(stats).toHaveLength(1);
+      expect(stats[0]?.approvedCount).toBe(both.filter((m) => m.approved_on >= '2016-05-01').length);
+    } finally {
+      await sql`update groups set group_name = ${b.group_name} where group_id = ${b.group_id}`.execute(t.db);
+    }
+  });
+
   it('refuses SQL text, unknown groups and bad bodies with 400, changing nothing', async () => {
     const c = await as('sales@paydesk.local');
     const sqlBody = await c.post('/api/isoanalyticsdata', { sql: "where GroupLevel1Name = 'x' or 1=1" });
