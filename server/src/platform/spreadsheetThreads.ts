@@ -1,0 +1,89 @@
+import { access } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { type MessagePort, Worker } from 'node:worker_threads';
+import type { ThreadJob } from './spreadsheetThread';
+
+/**
+ * The CPU-heavy part of an export (writing the workbook's XML and deflating it) and of an import (reading the
+ * upload's XML, checking its rows, writing COPY lines) runs in a thread of its own at a lower priority
+ * (spreadsheetThread.mjs, body in spreadsheetThread.ts), one per job. On two cores, work on the main thread
+ * delayed every other request, sign-in first (its argon2 waits for a core). The database stays on the main thread:
+ * the thread only turns rows into bytes and bytes into rows.
+ */
+const ENTRY = new URL('./spreadsheetThread.mjs', import.meta.url);
+
+/**
+ * A thread inherits the nice value of the thread that creates it, and libuv starts its pool (argon2, file reads)
+ * on first use: it must not be the lowered spreadsheet thread that starts it. One file operation from the main
+ * thread makes sure the pool is running before any spreadsheet thread is.
+ */
+let poolStarted: Promise<void> | null = null;
+
+/** Messages in arrival order, read one at a time; the thread's failure or end rejects the reader. */
+export class Inbox<T> {
+  private readonly queue: T[] = [];
+  private waiting: { resolve: (m: T) => void; reject: (e: Error) => void } | null = null;
+  private failure: Error | null = null;
+  private readonly listener = (message: T) => {
+    if (this.waiting) {
+      this.waiting.resolve(message);
+      this.waiting = null;
+    } else this.queue.push(message);
+  };
+
+  constructor(private readonly port: MessagePort | Worker) {
+    port.on('message', this.listener);
+  }
+
+  next(): Promise<T> {
+    const queued = this.queue.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  fail(err: Error): void {
+    this.failure ??= err;
+    this.waiting?.reject(this.failure);
+    this.waiting = null;
+  }
+
+  /** Stops listening (in the thread, this lets it end once its work is done). */
+  close(): void {
+    this.port.off('message', this.listener);
+  }
+}
+
+export class SpreadsheetThread<In, Out> {
+  readonly inbox: Inbox<Out>;
+
+  private constructor(private readonly worker: Worker) {
+    this.inbox = new Inbox<Out>(worker);
+    worker.on('error', (err) => this.inbox.fail(err));
+    worker.on('exit', (code) =>
+      this.inbox.fail(new Error(`The spreadsheet thread ended before its work was done (exit code ${code})`)),
+    );
+  }
+
+  static async start<In, Out>(
+    job: ThreadJob,
+    transfer: readonly ArrayBuffer[] = [],
+  ): Promise<SpreadsheetThread<In, Out>> {
+    poolStarted ??= access(fileURLToPath(ENTRY));
+    await poolStarted;
+    return new SpreadsheetThread(
+      new Worker(ENTRY, { workerData: job, transferList: [...transfer], stdout: false, stderr: false }),
+    );
+  }
+
+  post(message: In, transfer: readonly ArrayBuffer[] = []): void {
+    this.worker.postMessage(message, [...transfer]);
+  }
+
+  /** Ends the thread now (its work is abandoned, or done). */
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
