@@ -119,13 +119,16 @@ async function encodeInThread(
       if ('batch' in message) {
         await write(new CopyRows(Buffer.from(message.batch)));
         thread.post({ taken: true });
-      } else if ('done' in message) return message.done;
-      else if ('refused' in message)
-        throw new ImportRejected(message.refused, [{ row: message.row, message: message.refused }]);
-      else throw new Error(`The import's spreadsheet thread failed: ${message.error}`);
+        continue;
+      }
+      if ('error' in message) throw new Error(`The import's spreadsheet thread failed: ${message.error}`);
+      thread.release();
+      if ('done' in message) return message.done;
+      throw new ImportRejected(message.refused, [{ row: message.row, message: message.refused }]);
     }
-  } finally {
-    await thread.stop();
+  } catch (err) {
+    if (!(err instanceof ImportRejected)) await thread.stop();
+    throw err;
   }
 }
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort } from 'node:worker_threads';
 import type { UploadColumn } from '@paydesk/domain';
 import type { CopyBatch } from '../db/copy';
 import { ImportEncoder } from './importRows';
@@ -124,13 +124,14 @@ async function importRows(
 }
 
 const port = parentPort as MessagePort;
-const job = workerData as ThreadJob;
-const inbox = new Inbox<ToWorkbook | ToImport>(port);
-try {
-  if (job.kind === 'workbook') await workbook(port, inbox as Inbox<ToWorkbook>, job);
-  else await importRows(port, inbox as Inbox<ToImport>, job);
-} catch (err) {
-  port.postMessage({ error: err instanceof Error ? err.message : String(err) });
-} finally {
-  inbox.close();
+const inbox = new Inbox<{ job: ThreadJob } | ToWorkbook | ToImport>(port);
+// One job after another, for as long as the thread is kept (spreadsheetThreads.ts ends it after a failure).
+for (;;) {
+  const { job } = (await inbox.next()) as { job: ThreadJob };
+  try {
+    if (job.kind === 'workbook') await workbook(port, inbox as Inbox<ToWorkbook>, job);
+    else await importRows(port, inbox as Inbox<ToImport>, job);
+  } catch (err) {
+    port.postMessage({ error: err instanceof Error ? err.message : String(err) });
+  }
 }

@@ -6,7 +6,8 @@ import type { ThreadJob } from './spreadsheetThread';
 /**
  * The CPU-heavy part of an export (writing the workbook's XML and deflating it) and of an import (reading the
  * upload's XML, checking its rows, writing COPY lines) runs in a thread of its own at a lower priority
- * (spreadsheetThread.mjs, body in spreadsheetThread.ts), one per job. On two cores, work on the main thread
+ * (spreadsheetThread.mjs, body in spreadsheetThread.ts), one job at a time per thread, the threads kept for the next
+ * jobs. On two cores, work on the main thread
  * delayed every other request, sign-in first (its argon2 waits for a core). The database stays on the main thread:
  * the thread only turns rows into bytes and bytes into rows.
  */
@@ -31,7 +32,7 @@ export class Inbox<T> {
     } else this.queue.push(message);
   };
 
-  constructor(private readonly port: MessagePort | Worker) {
+  constructor(port: MessagePort | Worker) {
     port.on('message', this.listener);
   }
 
@@ -49,40 +50,69 @@ export class Inbox<T> {
     this.waiting?.reject(this.failure);
     this.waiting = null;
   }
-
-  /** Stops listening (in the thread, this lets it end once its work is done). */
-  close(): void {
-    this.port.off('message', this.listener);
-  }
 }
+
+/** Threads kept for the next job: two, one per core (more jobs at once start more, ended when done). */
+const MAX_IDLE = 2;
+const idle: SpreadsheetThread<unknown, unknown>[] = [];
 
 export class SpreadsheetThread<In, Out> {
   readonly inbox: Inbox<Out>;
+  private ended = false;
 
   private constructor(private readonly worker: Worker) {
     this.inbox = new Inbox<Out>(worker);
     worker.on('error', (err) => this.inbox.fail(err));
-    worker.on('exit', (code) =>
-      this.inbox.fail(new Error(`The spreadsheet thread ended before its work was done (exit code ${code})`)),
-    );
+    worker.on('exit', (code) => {
+      this.ended = true;
+      this.inbox.fail(new Error(`The spreadsheet thread ended before its work was done (exit code ${code})`));
+    });
   }
 
+  private static async create(): Promise<SpreadsheetThread<unknown, unknown>> {
+    poolStarted ??= access(fileURLToPath(ENTRY));
+    await poolStarted;
+    return new SpreadsheetThread(new Worker(ENTRY, { stdout: false, stderr: false }));
+  }
+
+  /**
+   * Starting a thread costs up to a second (a JavaScript engine of its own, then tsx compiling its code): the
+   * server starts one when it starts, so that the first export does not wait for it.
+   */
+  static async warm(): Promise<void> {
+    if (idle.length > 0) return;
+    const thread = await SpreadsheetThread.create();
+    thread.worker.unref();
+    idle.push(thread);
+  }
+
+  /** Gives `job` to an idle thread, or to a new one. */
   static async start<In, Out>(
     job: ThreadJob,
     transfer: readonly ArrayBuffer[] = [],
   ): Promise<SpreadsheetThread<In, Out>> {
-    poolStarted ??= access(fileURLToPath(ENTRY));
-    await poolStarted;
-    return new SpreadsheetThread(
-      new Worker(ENTRY, { workerData: job, transferList: [...transfer], stdout: false, stderr: false }),
-    );
+    const thread = (idle.pop() ?? (await SpreadsheetThread.create())) as SpreadsheetThread<In, Out>;
+    // An idle thread does not keep the process alive; one at work does.
+    thread.worker.ref();
+    thread.worker.postMessage({ job }, [...transfer]);
+    return thread;
   }
 
   post(message: In, transfer: readonly ArrayBuffer[] = []): void {
     this.worker.postMessage(message, [...transfer]);
   }
 
-  /** Ends the thread now (its work is abandoned, or done). */
+  /** The job's last answer has arrived: the thread waits for the next job. */
+  release(): void {
+    if (this.ended || idle.length >= MAX_IDLE) {
+      void this.stop();
+      return;
+    }
+    this.worker.unref();
+    idle.push(this as SpreadsheetThread<unknown, unknown>);
+  }
+
+  /** Ends the thread now: its job is abandoned or failed, so its state is not to be trusted with another. */
   async stop(): Promise<void> {
     await this.worker.terminate();
   }

@@ -60,11 +60,11 @@ export async function sendWorkbook(
     await send({ finish: true });
     await inThread;
     out.end();
+    writer.release();
   } catch (err) {
     // The answer has started: the only way left to say it failed is to cut the download short.
     reply.log.warn({ err }, 'export stopped');
     out.destroy(err as Error);
-  } finally {
     await thread?.stop();
   }
   return reply;
