@@ -123,15 +123,19 @@ async function importRows(
   port.postMessage({ done: { problems, extraProblems, encoded } } satisfies FromImport);
 }
 
-const port = parentPort as MessagePort;
-const inbox = new Inbox<{ job: ThreadJob } | ToWorkbook | ToImport>(port);
-// One job after another, for as long as the thread is kept (spreadsheetThreads.ts ends it after a failure).
-for (;;) {
-  const { job } = (await inbox.next()) as { job: ThreadJob };
-  try {
-    if (job.kind === 'workbook') await workbook(port, inbox as Inbox<ToWorkbook>, job);
-    else await importRows(port, inbox as Inbox<ToImport>, job);
-  } catch (err) {
-    port.postMessage({ error: err instanceof Error ? err.message : String(err) });
+/** One job after another, for as long as the thread is kept (spreadsheetThreads.ts ends it after a failure). */
+async function serve(port: MessagePort) {
+  const inbox = new Inbox<{ job: ThreadJob } | ToWorkbook | ToImport>(port);
+  port.postMessage({ ready: true });
+  for (;;) {
+    const { job } = (await inbox.next()) as { job: ThreadJob };
+    try {
+      if (job.kind === 'workbook') await workbook(port, inbox as Inbox<ToWorkbook>, job);
+      else await importRows(port, inbox as Inbox<ToImport>, job);
+    } catch (err) {
+      port.postMessage({ error: err instanceof Error ? err.message : String(err) });
+    }
   }
 }
+
+void serve(parentPort as MessagePort);

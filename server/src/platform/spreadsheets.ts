@@ -55,7 +55,10 @@ export async function sendWorkbook(
       inThread.catch(() => {});
     };
     await produce(async (rows) => {
-      await send({ rows: rows.map((row) => columns.map((c) => row[c.key])) });
+      // A few hundred rows a message: copying a message to the thread is one turn of this thread's event loop.
+      for (let i = 0; i < rows.length; i += 500) {
+        await send({ rows: rows.slice(i, i + 500).map((row) => columns.map((c) => row[c.key])) });
+      }
     });
     await send({ finish: true });
     await inThread;
