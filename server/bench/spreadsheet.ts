@@ -4,6 +4,7 @@ import { originatorFrom, runPciBilling } from '../src/areas/pci/billingRun';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
 import { configurePiiKeys } from '../src/platform/pii';
+import { SpreadsheetThread } from '../src/platform/spreadsheetThreads';
 import { benchApp } from './benchApp';
 
 /**
@@ -23,6 +24,8 @@ const signin = await app.inject({
   payload: { email: 'admin@paydesk.local', password: process.env.DEMO_PASSWORD ?? 'Bench-Pass-2026!' },
 });
 const cookie = signin.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+// As the server does when it starts (main.ts): an export or import finds its spreadsheet thread ready.
+await SpreadsheetThread.warm();
 
 global.gc?.();
 const baseline = process.memoryUsage().rss;

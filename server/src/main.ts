@@ -15,6 +15,7 @@ import { randomToken } from './platform/crypto';
 import { Jobs } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { configurePiiKeys } from './platform/pii';
+import { SpreadsheetThread } from './platform/spreadsheetThreads';
 
 const config = loadConfig();
 const connected = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
@@ -67,6 +68,7 @@ const mailer = new Mailer(jobs);
 const liveDemo = definitions.includes(liveDemoJob);
 if (liveDemo) await jobs.send(liveDemoJob, {});
 const app = await buildApp({ db, config, mailer, jobs, crm }, { logger: { level: config.LOG_LEVEL } });
+await SpreadsheetThread.warm();
 await app.listen({ port: config.PORT, host: config.HOST });
 
 const database = kind === 'pglite' ? `embedded PGlite (${config.pgliteDir})` : 'PostgreSQL (DATABASE_URL)';

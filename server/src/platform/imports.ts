@@ -1,9 +1,11 @@
 import { type ImportProblem, MAX_IMPORT_PROBLEMS, type UploadColumn } from '@paydesk/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
-import { CopyBatch, copyField, copyIn } from '../db/copy';
+import { CopyRows, copyIn } from '../db/copy';
 import { AppError } from './errors';
-import { readFirstSheet, SpreadsheetRefused, UNREADABLE } from './xlsxReader';
+import { ImportEncoder } from './importRows';
+import type { FromImport, ToImport } from './spreadsheetThread';
+import { SpreadsheetThread } from './spreadsheetThreads';
 
 /**
  * All-or-nothing imports. Every row of the file is checked against the layout; good rows are written to a
@@ -53,92 +55,39 @@ export async function stageImport(
     .raw(`create temporary table import_rows (row_no integer primary key, ${defs}) on commit drop`)
     .execute(db);
 
-  const problems: ImportProblem[] = [];
-  let extraProblems = 0;
-  const problem = (p: ImportProblem) => {
-    if (problems.length < MAX_IMPORT_PROBLEMS) problems.push(p);
-    else extraProblems++;
-  };
-  // Rows are staged by COPY in batches of about a megabyte. Two batches take turns: one is written while the next
-  // is read, so the database works while the file is parsed, and memory stays at two batches.
+  // Rows are staged by COPY in batches of about a megabyte: the next batch is read while one is written, so the
+  // database works while the file is parsed, and memory stays at two batches.
   const names = ['row_no', ...columns.map((c) => stagingColumn(c.header))];
-  const batches = [new CopyBatch(), new CopyBatch()];
-  let batch = batches[0] as CopyBatch;
-  let staged = 0;
   let writing: Promise<unknown> = Promise.resolve();
-  const flush = async () => {
-    if (batch.rows === 0) return;
-    // The other batch is refilled next: its write must be over.
+  const write = async (rows: CopyRows) => {
     await writing;
-    const sent = batch;
-    writing = copyIn(db, 'import_rows', names, sent.contents()).finally(() => sent.clear());
+    writing = copyIn(db, 'import_rows', names, rows);
     // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
     writing.catch(() => {});
-    staged += sent.rows;
-    batch = batches[batches.indexOf(sent) === 0 ? 1 : 0] as CopyBatch;
   };
-  let sawHeader = false;
-  const onRow = async (rowNumber: number, values: readonly unknown[]) => {
-    if (!sawHeader) {
-      sawHeader = true;
-      const got = values.map((v) =>
-        String(v ?? '')
-          .trim()
-          .toLowerCase(),
-      );
-      const fits = (c: UploadColumn, i: number) =>
-        got[i] === c.header.toLowerCase() || (c.label !== undefined && got[i] === c.label.toLowerCase());
-      if (!columns.every(fits)) {
-        problem({
-          row: rowNumber,
-          message: `The first row must be the column headers: ${columns.map((c) => c.header).join(', ')}`,
-        });
-      }
-      return;
-    }
-    if (values.every((v) => v === null || v === undefined || String(v).trim() === '')) return;
-    let line = String(rowNumber);
-    let ok = true;
-    columns.forEach((c, i) => {
-      const converted = convert(c, values[i]);
-      if (typeof converted === 'object' && converted !== null && 'problem' in converted) {
-        ok = false;
-        problem({ row: rowNumber, column: c.header, message: converted.problem });
-      } else line += `\t${copyField(converted)}`;
-    });
-    if (
-      values.length > columns.length &&
-      values.slice(columns.length).some((v) => v !== null && String(v).trim() !== '')
-    ) {
-      ok = false;
-      problem({
-        row: rowNumber,
-        message: `The row has more than the ${columns.length} columns of the layout`,
-      });
-    }
-    if (ok && problems.length === 0) {
-      batch.add(line);
-      if (batch.bytes >= 1024 * 1024) await flush();
-    }
-  };
-
-  if (source.kind === 'xlsx') {
-    try {
-      await readFirstSheet(source.file, onRow);
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      const message = err instanceof SpreadsheetRefused ? err.message : UNREADABLE;
-      throw new ImportRejected(message, [{ row: err instanceof SpreadsheetRefused ? err.row : 0, message }]);
-    }
-  } else {
-    // The spec's JSON form carries the rows after the header.
-    sawHeader = true;
-    for (const [i, values] of source.rows.entries()) await onRow(i + 2, values);
+  let encoded: Pick<ImportEncoder, 'problems' | 'extraProblems' | 'encoded'>;
+  if (source.kind === 'xlsx') encoded = await encodeInThread(columns, source.file, write);
+  else {
+    // The spec's JSON form carries the rows after the header. Its one batch is reused once sent, so each is
+    // written before the next is filled.
+    const encoder = new ImportEncoder(
+      columns,
+      MAX_IMPORT_PROBLEMS,
+      async (batch) => {
+        await write(batch.contents());
+        await writing;
+      },
+      true,
+    );
+    for (const [i, values] of source.rows.entries()) await encoder.row(i + 2, values);
+    await encoder.end();
+    encoded = encoder;
   }
-  if (problems.length === 0) await flush();
   await writing;
-  if (problems.length === 0 && staged === 0) problem({ row: 0, message: 'The file has no rows to import' });
-  if (problems.length > 0) throw rejection(problems, extraProblems);
+  const problems = [...encoded.problems];
+  if (problems.length === 0 && encoded.encoded === 0)
+    problems.push({ row: 0, message: 'The file has no rows to import' });
+  if (problems.length > 0) throw rejection(problems, encoded.extraProblems);
   // A temporary table has no statistics until analysed: without them the apply step's deletes are planned
   // blind (a delete of the file's months scanned every residual row).
   // The month and date columns are what apply steps delete and join by; analysing only them is quick.
@@ -146,7 +95,41 @@ export async function stageImport(
     .filter((c) => c.type === 'month' || c.type === 'date')
     .map((c) => stagingColumn(c.header));
   if (keys.length > 0) await sql`analyze import_rows (${sql.join(keys.map((k) => sql.ref(k)))})`.execute(db);
-  return staged;
+  return encoded.encoded;
+}
+
+/**
+ * Reads and checks an .xlsx upload in the spreadsheet thread (spreadsheetThreads.ts); its COPY lines come back
+ * batch by batch to be written here, inside the request's transaction.
+ */
+async function encodeInThread(
+  columns: readonly UploadColumn[],
+  file: Buffer,
+  write: (rows: CopyRows) => Promise<void>,
+): Promise<Pick<ImportEncoder, 'problems' | 'extraProblems' | 'encoded'>> {
+  // The thread gets a copy of its own: the request's buffer may share memory with others.
+  const copy = new Uint8Array(file);
+  const thread = await SpreadsheetThread.start<ToImport, FromImport>(
+    { kind: 'import', columns, maxProblems: MAX_IMPORT_PROBLEMS, file: copy },
+    [copy.buffer],
+  );
+  try {
+    for (;;) {
+      const message = await thread.inbox.next();
+      if ('batch' in message) {
+        await write(new CopyRows(Buffer.from(message.batch)));
+        thread.post({ taken: true });
+        continue;
+      }
+      if ('error' in message) throw new Error(`The import's spreadsheet thread failed: ${message.error}`);
+      thread.release();
+      if ('done' in message) return message.done;
+      throw new ImportRejected(message.refused, [{ row: message.row, message: message.refused }]);
+    }
+  } catch (err) {
+    if (!(err instanceof ImportRejected)) await thread.stop();
+    throw err;
+  }
 }
 
 export function rejection(problems: ImportProblem[], extra = 0): ImportRejected {
@@ -155,53 +138,6 @@ export function rejection(problems: ImportProblem[], extra = 0): ImportRejected 
     `Nothing was imported: ${count} problem${count === 1 ? '' : 's'} found${extra > 0 ? ` (the first ${problems.length} are listed)` : ''}`,
     problems,
   );
-}
-
-type Converted = string | number | null | { problem: string };
-
-function convert(c: UploadColumn, raw: unknown): Converted {
-  const empty = raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '');
-  if (empty) return c.required ? { problem: `${c.header} is required` } : null;
-  // A number cell of a number column needs no text (most cells of a large file: skipping it is a tenth of a read).
-  const numeric =
-    typeof raw === 'number' && (c.type === 'money' || c.type === 'decimal' || c.type === 'integer');
-  const text = numeric ? '' : raw instanceof Date ? raw.toISOString().slice(0, 10) : String(raw).trim();
-  switch (c.type) {
-    case 'text':
-      return text.length > 200 ? { problem: `${c.header} is longer than 200 characters` } : text;
-    case 'month': {
-      const m = /^(\d{4})-(\d{2})(?:-01)?$/.exec(text);
-      if (!m || Number(m[2]) < 1 || Number(m[2]) > 12)
-        return { problem: `${c.header} must be a month such as 2026-09` };
-      return `${m[1]}-${m[2]}-01`;
-    }
-    case 'date': {
-      if (
-        !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
-        !new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)
-      ) {
-        return { problem: `${c.header} must be a date such as 2026-09-30` };
-      }
-      return text;
-    }
-    case 'money':
-    case 'decimal': {
-      const n = typeof raw === 'number' ? raw : Number(text.replace(/[$,\s]/g, ''));
-      if (!Number.isFinite(n) || Math.abs(n) >= 1e12) return { problem: `${c.header} must be a number` };
-      const places = c.type === 'money' ? 2 : 4;
-      const scaled = n * 10 ** places;
-      if (Math.abs(scaled - Math.round(scaled)) > 1e-6) {
-        return { problem: `${c.header} must have at most ${places} decimals` };
-      }
-      return (Math.round(scaled) / 10 ** places).toFixed(places);
-    }
-    case 'integer': {
-      const n = typeof raw === 'number' ? raw : Number(text.replace(/[,\s]/g, ''));
-      if (!Number.isInteger(n) || Math.abs(n) > 2_000_000_000)
-        return { problem: `${c.header} must be a whole number` };
-      return n;
-    }
-  }
 }
 
 /** Rows of `import_rows` that an apply step found wrong (e.g. an unknown MID), turned into a rejection. */

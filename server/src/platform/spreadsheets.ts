@@ -1,7 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { ColumnType } from '@paydesk/domain';
 import type { FastifyReply } from 'fastify';
-import { type XlsxValue, XlsxWriter } from './xlsxWriter';
+import type { FromWorkbook, ToWorkbook } from './spreadsheetThread';
+import { SpreadsheetThread } from './spreadsheetThreads';
+import { drainedOrClosed } from './xlsxWriter';
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -11,7 +13,10 @@ export interface SheetColumn {
   type?: ColumnType | 'month';
 }
 
-/** An .xlsx workbook written as it is produced, straight to the HTTP answer (see xlsxWriter.ts). */
+/**
+ * An .xlsx workbook written as it is produced, straight to the HTTP answer (see xlsxWriter.ts). This thread reads
+ * the rows; the spreadsheet thread (spreadsheetThreads.ts) turns them into the zip's bytes.
+ */
 export async function sendWorkbook(
   reply: FastifyReply,
   filename: string,
@@ -25,50 +30,45 @@ export async function sendWorkbook(
     .header('content-disposition', `attachment; filename="${filename.replace(/[^A-Za-z0-9._ -]/g, '_')}"`)
     .header('cache-control', 'no-store')
     .send(out);
-  const writer = new XlsxWriter(
-    out,
-    sheetName,
-    columns.map((c) => ({
-      header: c.header,
-      width: Math.min(40, Math.max(10, c.header.length + 2)),
-      money: c.type === 'money',
-    })),
-  );
+  let thread: SpreadsheetThread<ToWorkbook, FromWorkbook> | null = null;
   try {
-    await writer.start();
-    // A slow client holds the next chunk back (the writer waits for the answer to drain) instead of letting the
-    // answer pile up in memory.
+    const writer = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>({
+      kind: 'workbook',
+      name: sheetName,
+      columns: columns.map((c) => ({ ...c, width: Math.min(40, Math.max(10, c.header.length + 2)) })),
+    });
+    thread = writer;
+    // One message is with the thread at a time: the next chunk's rows are read from the database while it works.
+    let inThread: Promise<void> = Promise.resolve();
+    const send = async (message: ToWorkbook) => {
+      await inThread;
+      writer.post(message);
+      inThread = (async () => {
+        const answer = await writer.inbox.next();
+        if ('error' in answer) throw new Error(answer.error);
+        if (answer.bytes === null) return;
+        if (out.destroyed) throw new Error('The client went away during the download');
+        // A slow client holds the next chunk back instead of letting the answer pile up in memory.
+        if (!out.write(Buffer.from(answer.bytes))) await drainedOrClosed(out);
+      })();
+      // A failure surfaces at the next send or at the end; until then it must not count as unhandled.
+      inThread.catch(() => {});
+    };
     await produce(async (rows) => {
-      // A slice at a time, so turning a chunk's rows into cells is not one long turn of the event loop either.
-      for (let i = 0; i < rows.length; i += 100) {
-        await writer.addRows(
-          rows.slice(i, i + 100).map((row) => columns.map((c) => cell(row[c.key], c.type))),
-        );
+      // A few hundred rows a message: copying a message to the thread is one turn of this thread's event loop.
+      for (let i = 0; i < rows.length; i += 500) {
+        await send({ rows: rows.slice(i, i + 500).map((row) => columns.map((c) => row[c.key])) });
       }
     });
-    await writer.finish();
+    await send({ finish: true });
+    await inThread;
+    out.end();
+    writer.release();
   } catch (err) {
     // The answer has started: the only way left to say it failed is to cut the download short.
     reply.log.warn({ err }, 'export stopped');
-    writer.abort();
     out.destroy(err as Error);
+    await thread?.stop();
   }
   return reply;
-}
-
-/**
- * Money and numbers become numeric cells; dates stay as their YYYY-MM-DD text; timestamps are written
- * 'YYYY-MM-DD HH:mm:ss UTC' (the server does not know the reader's time zone).
- */
-function cell(value: unknown, type: SheetColumn['type']): XlsxValue {
-  if (value === null || value === undefined) return null;
-  if ((type === 'money' || type === 'decimal' || type === 'integer' || type === 'percent') && value !== '') {
-    const n = Number(value);
-    return Number.isFinite(n) ? n : String(value);
-  }
-  if (value instanceof Date) {
-    const iso = value.toISOString();
-    return type === 'datetime' ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : iso.slice(0, 10);
-  }
-  return typeof value === 'number' || typeof value === 'boolean' ? value : String(value);
 }

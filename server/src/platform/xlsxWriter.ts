@@ -1,10 +1,9 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 /**
  * A one-sheet .xlsx written as it is produced: the sheet's XML is built row by row as text and deflated on the way
- * out (zlib works on its own thread while the next rows are built). It writes only what an export needs (a bold,
+ * out, all on the calling thread (an export calls it from the spreadsheet thread, spreadsheetThreads.ts). It writes only what an export needs (a bold,
  * frozen header row, column widths, money in #,##0.00, numbers, text and booleans), which makes it several times
  * faster than a general workbook library that builds an object per row and per cell. The zip is plain (no
  * Zip64): an export stays far below its 4 GB limit, and the writer refuses to go past it.
@@ -154,19 +153,13 @@ export class XlsxWriter {
       }
       xml += '</row>';
       // Handed on every few dozen rows: text held for a whole chunk would live long enough to reach the old heap
-      // (an export would leave a hundred megabytes of garbage there), and each hand-over lets the event loop run,
-      // so other requests (a sign-in) wait a few milliseconds behind an export, not tens.
+      // (an export would leave a hundred megabytes of garbage there).
       if (xml.length >= 32 * 1024) {
         await this.sheet.write(xml);
         xml = '';
       }
     }
     if (xml !== '') await this.sheet.write(xml);
-  }
-
-  /** Gives up on an unfinished workbook (the download is cut short by the caller). */
-  abort(): void {
-    this.sheet?.abort();
   }
 
   /** Closes the sheet and the zip. */
@@ -193,8 +186,6 @@ interface Written {
 interface ZipEntryStream {
   write(text: string): Promise<void>;
   end(): Promise<void>;
-  /** Stops it unfinished, freeing its deflater. */
-  abort(): void;
 }
 
 const MAX_ZIP = 0xffffffff;
@@ -257,7 +248,12 @@ class ZipWriter {
     await this.emit(packed);
   }
 
-  /** A large part, deflated as it is written; its sizes and checksum follow it. */
+  /**
+   * A large part, deflated as it is written; its sizes and checksum follow it. It is deflated here, on the
+   * writing thread (the spreadsheet thread, at a low priority), not on libuv's pool, where it would compete with
+   * sign-in's argon2 at full priority: every few hundred kilobytes of text are deflated at once and ended with a
+   * sync flush, which leaves the part one valid deflate stream (the pieces only never refer back across a joint).
+   */
   stream(name: string): ZipEntryStream {
     const entry: Written = {
       name: Buffer.from(name, 'utf8'),
@@ -268,37 +264,39 @@ class ZipWriter {
       descriptor: true,
     };
     this.written.push(entry);
-    const deflate = createDeflateRaw({ level: LEVEL });
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const deflatePending = async (last: boolean) => {
+      const packed = deflateRawSync(Buffer.concat(pending, pendingBytes), {
+        level: LEVEL,
+        finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
+      });
+      pending = [];
+      pendingBytes = 0;
+      entry.packed += packed.length;
+      await this.emit(packed);
+    };
     const started = this.emit(this.localHeader(entry));
-    const pumped = (async () => {
-      await started;
-      for await (const chunk of deflate as AsyncIterable<Buffer>) {
-        entry.packed += chunk.length;
-        await this.emit(chunk);
-      }
-    })();
-    // A failed download stops the deflater too, so a writer waiting for it to drain is released with the error.
-    pumped.catch((err) => deflate.destroy(err));
     return {
       write: async (text) => {
+        await started;
         const raw = Buffer.from(text, 'utf8');
         entry.crc = crc32(raw, entry.crc);
         entry.size += raw.length;
         if (entry.size > MAX_ZIP) throw new Error('The spreadsheet is too large for a zip without Zip64');
-        if (!deflate.write(raw)) await Promise.race([once(deflate, 'drain'), pumped]);
+        pending.push(raw);
+        pendingBytes += raw.length;
+        if (pendingBytes >= 256 * 1024) await deflatePending(false);
       },
       end: async () => {
-        deflate.end();
-        await pumped;
+        await started;
+        await deflatePending(true);
         const descriptor = Buffer.alloc(16);
         descriptor.writeUInt32LE(0x08074b50, 0);
         descriptor.writeUInt32LE(entry.crc, 4);
         descriptor.writeUInt32LE(entry.packed, 8);
         descriptor.writeUInt32LE(entry.size, 12);
         await this.emit(descriptor);
-      },
-      abort: () => {
-        deflate.destroy();
       },
     };
   }

@@ -1,0 +1,139 @@
+import type { ImportProblem, UploadColumn } from '@paydesk/domain';
+import { CopyBatch, copyField } from '../db/copy';
+
+/**
+ * An import's rows checked against the layout and turned into COPY lines for the staging table (row_no plus one
+ * column per layout column). It touches no database, so it can run in the spreadsheet thread
+ * (spreadsheetThread.ts) for an .xlsx upload, or on the main thread for the JSON form.
+ */
+export class ImportEncoder {
+  readonly problems: ImportProblem[] = [];
+  extraProblems = 0;
+  /** Rows handed on to `send`. */
+  encoded = 0;
+  private readonly batch = new CopyBatch();
+
+  constructor(
+    private readonly columns: readonly UploadColumn[],
+    private readonly maxProblems: number,
+    /**
+     * Takes a batch of about a megabyte of COPY lines; the batch's buffer is reused once the promise settles,
+     * so the sender copies it or is done with it by then.
+     */
+    private readonly send: (batch: CopyBatch) => Promise<void>,
+    /** The JSON form carries no header row. */
+    private sawHeader = false,
+  ) {}
+
+  private problem(p: ImportProblem) {
+    if (this.problems.length < this.maxProblems) this.problems.push(p);
+    else this.extraProblems++;
+  }
+
+  async row(rowNumber: number, values: readonly unknown[]): Promise<void> {
+    const { columns } = this;
+    if (!this.sawHeader) {
+      this.sawHeader = true;
+      const got = values.map((v) =>
+        String(v ?? '')
+          .trim()
+          .toLowerCase(),
+      );
+      const fits = (c: UploadColumn, i: number) =>
+        got[i] === c.header.toLowerCase() || (c.label !== undefined && got[i] === c.label.toLowerCase());
+      if (!columns.every(fits)) {
+        this.problem({
+          row: rowNumber,
+          message: `The first row must be the column headers: ${columns.map((c) => c.header).join(', ')}`,
+        });
+      }
+      return;
+    }
+    if (values.every((v) => v === null || v === undefined || String(v).trim() === '')) return;
+    let line = String(rowNumber);
+    let ok = true;
+    columns.forEach((c, i) => {
+      const converted = convert(c, values[i]);
+      if (typeof converted === 'object' && converted !== null && 'problem' in converted) {
+        ok = false;
+        this.problem({ row: rowNumber, column: c.header, message: converted.problem });
+      } else line += `\t${copyField(converted)}`;
+    });
+    if (
+      values.length > columns.length &&
+      values.slice(columns.length).some((v) => v !== null && String(v).trim() !== '')
+    ) {
+      ok = false;
+      this.problem({
+        row: rowNumber,
+        message: `The row has more than the ${columns.length} columns of the layout`,
+      });
+    }
+    if (ok && this.problems.length === 0) {
+      this.batch.add(line);
+      if (this.batch.bytes >= 1024 * 1024) await this.flush();
+    }
+  }
+
+  /** Hands on the last rows (none once a problem is found: nothing of a bad file is staged). */
+  async end(): Promise<void> {
+    if (this.problems.length === 0) await this.flush();
+  }
+
+  private async flush() {
+    if (this.batch.rows === 0) return;
+    this.encoded += this.batch.rows;
+    try {
+      await this.send(this.batch);
+    } finally {
+      this.batch.clear();
+    }
+  }
+}
+
+type Converted = string | number | null | { problem: string };
+
+function convert(c: UploadColumn, raw: unknown): Converted {
+  const empty = raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '');
+  if (empty) return c.required ? { problem: `${c.header} is required` } : null;
+  // A number cell of a number column needs no text (most cells of a large file: skipping it is a tenth of a read).
+  const numeric =
+    typeof raw === 'number' && (c.type === 'money' || c.type === 'decimal' || c.type === 'integer');
+  const text = numeric ? '' : raw instanceof Date ? raw.toISOString().slice(0, 10) : String(raw).trim();
+  switch (c.type) {
+    case 'text':
+      return text.length > 200 ? { problem: `${c.header} is longer than 200 characters` } : text;
+    case 'month': {
+      const m = /^(\d{4})-(\d{2})(?:-01)?$/.exec(text);
+      if (!m || Number(m[2]) < 1 || Number(m[2]) > 12)
+        return { problem: `${c.header} must be a month such as 2026-09` };
+      return `${m[1]}-${m[2]}-01`;
+    }
+    case 'date': {
+      if (
+        !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+        !new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)
+      ) {
+        return { problem: `${c.header} must be a date such as 2026-09-30` };
+      }
+      return text;
+    }
+    case 'money':
+    case 'decimal': {
+      const n = typeof raw === 'number' ? raw : Number(text.replace(/[$,\s]/g, ''));
+      if (!Number.isFinite(n) || Math.abs(n) >= 1e12) return { problem: `${c.header} must be a number` };
+      const places = c.type === 'money' ? 2 : 4;
+      const scaled = n * 10 ** places;
+      if (Math.abs(scaled - Math.round(scaled)) > 1e-6) {
+        return { problem: `${c.header} must have at most ${places} decimals` };
+      }
+      return (Math.round(scaled) / 10 ** places).toFixed(places);
+    }
+    case 'integer': {
+      const n = typeof raw === 'number' ? raw : Number(text.replace(/[,\s]/g, ''));
+      if (!Number.isInteger(n) || Math.abs(n) > 2_000_000_000)
+        return { problem: `${c.header} must be a whole number` };
+      return n;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { FromWorkbook, ToWorkbook } from '../src/platform/spreadsheetThread';
+import { SpreadsheetThread } from '../src/platform/spreadsheetThreads';
+
+/**
+ * The spreadsheet thread that writes exports and reads uploads: it runs at a lower priority than the rest of the
+ * server, and its failures come back to the job as errors (the server goes on, and so do later jobs).
+ */
+
+const job = {
+  kind: 'workbook',
+  name: 'Sheet',
+  columns: [{ key: 'a', header: 'A', width: 10 }],
+} as const;
+
+/** The nice value of each of this process's threads by thread id (Linux keeps one per thread). */
+function niceValues(): Map<number, number> {
+  return new Map(
+    fs.readdirSync('/proc/self/task').map((tid) => {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // The fields after the command's closing parenthesis start at the 3rd (state); nice is the 19th.
+      return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+    }),
+  );
+}
+
+describe('the spreadsheet thread', () => {
+  it.runIf(process.platform === 'linux')('runs at a lower priority than the main thread', async () => {
+    const before = niceValues();
+    const thread = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>(job);
+    const started = [...niceValues()].filter(([tid]) => !before.has(tid));
+    thread.post({ finish: true });
+    await thread.inbox.next();
+    thread.release();
+    // The thread was started for this job (none was idle yet), and so was nothing else.
+    expect(started.length).toBeGreaterThan(0);
+    expect(started.every(([, nice]) => nice === 10)).toBe(true);
+    expect(niceValues().get(process.pid)).toBe(0);
+    // libuv's pool (argon2) keeps the main thread's priority.
+    expect([...before.values()].every((nice) => nice === 0)).toBe(true);
+  });
+
+  it('answers an error for a job it cannot do, and the next job gets a thread that works', async () => {
+    const broken = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>(job);
+    // Not rows of values: writing them fails inside the thread.
+    broken.post({ rows: [42 as unknown as unknown[]] });
+    const answer = await broken.inbox.next();
+    expect(answer).toEqual({ error: expect.stringMatching(/map is not a function/) });
+    await broken.stop();
+
+    const next = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>(job);
+    next.post({ rows: [['x']] });
+    expect(await next.inbox.next()).toHaveProperty('bytes');
+    next.post({ finish: true });
+    const last = await next.inbox.next();
+    expect('bytes' in last && last.bytes && Buffer.from(last.bytes).subarray(-22).readUInt32LE(0)).toBe(
+      0x06054b50,
+    );
+    next.release();
+  });
+
+  it('a thread that ends in the middle of a job fails the job with a message, not the process', async () => {
+    const thread = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>(job);
+    const answer = thread.inbox.next();
+    await thread.stop();
+    await expect(answer).rejects.toThrow(/spreadsheet thread ended before its work was done/);
+  });
+});
