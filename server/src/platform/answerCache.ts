@@ -9,10 +9,24 @@ import type { Db } from '../db/connect';
  * exactly what the query would answer now, and a write by another instance on the same database is seen at once.
  *
  * Entries are per database (tests run many in one process) and per scope key (the ISO of an ISO-bound user, or
- * everyone); a bounded number of entries is kept, the least recently used dropped first.
+ * everyone); a bounded number of entries and of characters is kept, the least recently used dropped first. Some
+ * answers are large (ISO analytics of every group: 4 MB at the large scale, 12 MB at xl), so the characters are
+ * the bound that matters; an answer larger than half of it is sent but not kept.
  */
 const MAX_ENTRIES = 64;
+export const MAX_CACHED_CHARS = 32_000_000;
 const caches = new WeakMap<Db, Map<string, { version: string; text: string }>>();
+
+/** Drops the least recently used entries until the cache is within both bounds. */
+function trim(cache: Map<string, { version: string; text: string }>) {
+  let chars = 0;
+  for (const entry of cache.values()) chars += entry.text.length;
+  for (const [key, entry] of cache) {
+    if (cache.size <= MAX_ENTRIES && chars <= MAX_CACHED_CHARS) break;
+    cache.delete(key);
+    chars -= entry.text.length;
+  }
+}
 
 /**
  * partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions);
@@ -54,7 +68,15 @@ export async function cachedAnswer(
   }
   const text = await compute();
   cache.delete(key);
-  cache.set(key, { version, text });
-  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  if (text.length <= MAX_CACHED_CHARS / 2) cache.set(key, { version, text });
+  trim(cache);
   return text;
+}
+
+/** How many answers and characters are kept for a database (tests). */
+export function cacheSize(database: Db): { entries: number; chars: number } {
+  const cache = caches.get(database);
+  let chars = 0;
+  for (const entry of cache?.values() ?? []) chars += entry.text.length;
+  return { entries: cache?.size ?? 0, chars };
 }
