@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import {
   AGE_BUCKETS,
   addMonths,
@@ -295,6 +296,31 @@ describe('ISO analytics', () => {
       );
       await sql`update partners set account_name = ${isos[1].name} where id = ${isos[1].id}`.execute(t.db);
     }
+  });
+
+  it('sends a large kept answer gzip-compressed to a client that accepts it, the same JSON', async () => {
+    const c = await as('sales@paydesk.local');
+    const plain = await c.post('/api/isoanalyticsdata', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    // The demo's every-group answer is large enough to be compressed (more than 64 KB).
+    expect(plain.rawPayload.length).toBeGreaterThan(64 * 1024);
+    for (let i = 0; i < 2; i++) {
+      const zipped = await c.post('/api/isoanalyticsdata', {}, { 'accept-encoding': 'gzip, deflate, br' });
+      expect(zipped.statusCode).toBe(200);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+      expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+      expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
+    }
+    // Small answers go out as they are.
+    const one = await c.post(
+      '/api/isoanalyticsdata',
+      { groups: [isos[0].groups[0]?.group_name] },
+      { 'accept-encoding': 'gzip' },
+    );
+    expect(one.headers['content-encoding']).toBeUndefined();
+    expect(isoAnalyticsAnswer.parse(one.json()).output[2]).toHaveLength(1);
   });
 
   it('merges two groups that share a name, month by month', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { JsonText, type KeptEncodings } from './http';
 
 /**
  * Large answers that change rarely (the whole partner directory, the sandbox CRM's lead list), kept as the JSON text last written for each
@@ -15,10 +16,15 @@ import type { Db } from '../db/connect';
  */
 const MAX_ENTRIES = 64;
 export const MAX_CACHED_CHARS = 32_000_000;
-const caches = new WeakMap<Db, Map<string, { version: string; text: string }>>();
+interface Entry {
+  version: string;
+  text: string;
+  encoded: KeptEncodings;
+}
+const caches = new WeakMap<Db, Map<string, Entry>>();
 
 /** Drops the least recently used entries until the cache is within both bounds. */
-function trim(cache: Map<string, { version: string; text: string }>) {
+function trim(cache: Map<string, Entry>) {
   let chars = 0;
   for (const entry of cache.values()) chars += entry.text.length;
   for (const [key, entry] of cache) {
@@ -47,8 +53,35 @@ export async function cachedAnswer(
   name: AnswerName,
   scopeKey: string,
   compute: () => Promise<string>,
-  { byDay = false }: { byDay?: boolean } = {},
+  options: { byDay?: boolean } = {},
 ): Promise<string> {
+  return (await keptEntry(database, trx, name, scopeKey, compute, options)).text;
+}
+
+/**
+ * As cachedAnswer, as the answer to send: its bytes (UTF-8, and gzip-compressed for clients that accept it) are
+ * made once and kept with it (platform/http.ts, jsonBody).
+ */
+export async function keptJson<T>(
+  database: Db,
+  trx: Db,
+  name: AnswerName,
+  scopeKey: string,
+  compute: () => Promise<string>,
+  options: { byDay?: boolean } = {},
+): Promise<JsonText<T>> {
+  const entry = await keptEntry(database, trx, name, scopeKey, compute, options);
+  return new JsonText<T>(entry.text, entry.encoded);
+}
+
+async function keptEntry(
+  database: Db,
+  trx: Db,
+  name: AnswerName,
+  scopeKey: string,
+  compute: () => Promise<string>,
+  { byDay = false }: { byDay?: boolean },
+): Promise<Entry> {
   const { rows } = await sql<{ version: string }>`
     select version::text || ${byDay ? sql`':' || current_date::text` : sql`''`} as version
     from answer_versions where name = ${name}`.execute(trx);
@@ -64,13 +97,13 @@ export async function cachedAnswer(
   if (hit?.version === version) {
     cache.delete(key);
     cache.set(key, hit);
-    return hit.text;
+    return hit;
   }
-  const text = await compute();
+  const entry: Entry = { version, text: await compute(), encoded: {} };
   cache.delete(key);
-  if (text.length <= MAX_CACHED_CHARS / 2) cache.set(key, { version, text });
+  if (entry.text.length <= MAX_CACHED_CHARS / 2) cache.set(key, entry);
   trim(cache);
-  return text;
+  return entry;
 }
 
 /** How many answers and characters are kept for a database (tests). */

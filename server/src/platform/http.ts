@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip, constants as zlibConstants } from 'node:zlib';
 import {
   type Endpoint,
   type FileAnswer,
@@ -134,7 +136,46 @@ export interface EndpointRouteSpec<
  */
 export class JsonText<T> {
   declare readonly answer: T;
-  constructor(readonly text: string) {}
+  /**
+   * `encoded`: where the encodings of a kept answer (platform/answerCache.ts) are kept with it, so a large answer
+   * asked again is neither encoded nor compressed again.
+   */
+  constructor(
+    readonly text: string,
+    readonly encoded: KeptEncodings | null = null,
+  ) {}
+}
+
+/** A kept answer's bytes, made on first use: as UTF-8, and gzip-compressed for clients that accept it. */
+export interface KeptEncodings {
+  utf8?: Buffer;
+  gzip?: Promise<Buffer>;
+}
+
+const gzipAsync = promisify(gzip);
+
+/** Kept answers smaller than this are sent as they are; compressing them would save little. */
+const COMPRESS_FROM = 64 * 1024;
+
+/**
+ * The body of a JsonText answer. A kept one of some size goes out gzip-compressed to a client that accepts it (a
+ * browser always does: ISO analytics of every group is 4 MB of JSON at the large scale and about a tenth of
+ * that compressed), compressed once at the fastest level on zlib's thread and kept with the answer; otherwise
+ * as its UTF-8 bytes, also made once. Answers not kept are sent as text: compressing them on every request
+ * would take the thread pool from sign-in's argon2.
+ */
+async function jsonBody(result: JsonText<unknown>, req: FastifyRequest, reply: FastifyReply) {
+  reply.type('application/json; charset=utf-8');
+  const kept = result.encoded;
+  if (!kept || result.text.length < COMPRESS_FROM) return result.text;
+  reply.header('vary', 'accept-encoding');
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    kept.gzip ??= gzipAsync(Buffer.from(result.text), { level: zlibConstants.Z_BEST_SPEED });
+    reply.header('content-encoding', 'gzip');
+    return kept.gzip;
+  }
+  kept.utf8 ??= Buffer.from(result.text);
+  return kept.utf8;
 }
 
 /** The JSON text PostgreSQL wrote for an answer of type T (see JsonText). */
@@ -255,10 +296,7 @@ function fromEndpoint(
     handler: async (ctx) => {
       const result = await handler(ctx as never);
       if (output === 'file') return result;
-      if (result instanceof JsonText) {
-        ctx.reply.type('application/json; charset=utf-8');
-        return result.text;
-      }
+      if (result instanceof JsonText) return jsonBody(result, ctx.req, ctx.reply);
       const answer = output.safeParse(result);
       if (!answer.success)
         throw new Error(

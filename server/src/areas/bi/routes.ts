@@ -1,7 +1,7 @@
 import { biEndpoints } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { cachedAnswer } from '../../platform/answerCache';
-import { type Deps, jsonText, route } from '../../platform/http';
+import { keptJson } from '../../platform/answerCache';
+import { type Deps, route } from '../../platform/http';
 import { allInformation, analyticsData, analyticsOptions, income, mccCounts, transactions } from './queries';
 
 /**
@@ -28,17 +28,15 @@ export function biRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ db, input, user }) => {
       // Chosen groups in any order are the same question.
       const key = JSON.stringify({ ...input, groups: [...input.groups].sort() });
-      return jsonText(
-        await cachedAnswer(
-          deps.db,
-          db,
-          'bi',
-          `${user.isoId ?? 'staff'}:analytics:${key}`,
-          () => analyticsData(db, input),
-          {
-            byDay: true,
-          },
-        ),
+      return keptJson(
+        deps.db,
+        db,
+        'bi',
+        `${user.isoId ?? 'staff'}:analytics:${key}`,
+        () => analyticsData(db, input),
+        {
+          byDay: true,
+        },
       );
     },
   });
@@ -47,16 +45,14 @@ export function biRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: biEndpoints.allInformation,
     access: 'bi',
     scope: 'iso',
-    handler: async ({ db, user }) =>
-      jsonText(
-        await cachedAnswer(
-          deps.db,
-          db,
-          'bi',
-          `${user.isoId ?? 'staff'}:information`,
-          async () => JSON.stringify(await allInformation(db)),
-          { byDay: true },
-        ),
+    handler: ({ db, user }) =>
+      keptJson(
+        deps.db,
+        db,
+        'bi',
+        `${user.isoId ?? 'staff'}:information`,
+        async () => JSON.stringify(await allInformation(db)),
+        { byDay: true },
       ),
   });
 
