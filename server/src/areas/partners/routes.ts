@@ -8,11 +8,11 @@ import {
   type RuntimeStatus,
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { cachedAnswer } from '../../platform/answerCache';
+import { keptJson } from '../../platform/answerCache';
 import { audit } from '../../platform/audit';
 import { SandboxCrm } from '../../platform/crm';
 import { AppError, notFound } from '../../platform/errors';
-import { type Deps, jsonText, route } from '../../platform/http';
+import { type Deps, route } from '../../platform/http';
 import { stageImport } from '../../platform/imports';
 import { sendWorkbook } from '../../platform/spreadsheets';
 import { tableRoutes } from '../../platform/tableRoutes';
@@ -66,12 +66,9 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: partnerEndpoints.getPartners,
     access: 'session',
     scope: 'iso',
-    handler: async ({ db, user }) =>
-      jsonText(
-        await cachedAnswer(deps.db, db, 'partners', String(user.isoId ?? 'staff'), () =>
-          accountGroupRowsJson(db),
-        ),
-      ),
+    // The whole directory (1.6 MB at the large scale): kept, and sent compressed to browsers.
+    handler: ({ db, user }) =>
+      keptJson(deps.db, db, 'partners', String(user.isoId ?? 'staff'), () => accountGroupRowsJson(db)),
   });
 
   route(app, deps, {
