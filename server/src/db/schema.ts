@@ -315,15 +315,8 @@ type DateOnly = ColumnType<string, string, string>;
 type Decimal = ColumnType<string, string | number, string | number>;
 
 /** A partner group's activity in a day or month (bi_group_daily, bi_group_monthly): sums of its merchants' rows. */
-interface BiGroupActivity {
+interface BiGroupActivity extends Omit<ActivityTable, 'merchant_id'> {
   group_id: string;
-  partner_id: number;
-  volume: Decimal;
-  transactions: number;
-  chargeback_volume: Decimal;
-  chargebacks: number;
-  refund_volume: Decimal;
-  refunds: number;
   /** Merchants with transactions; the profile columns split it and the counts by tr, pl, hr and ns. */
   active: number;
   tr_active: number;

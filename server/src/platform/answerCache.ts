@@ -62,15 +62,8 @@ export async function cachedAnswer(
  * As cachedAnswer, as the answer to send: its bytes (UTF-8, and gzip-compressed for clients that accept it) are
  * made once and kept with it (platform/http.ts, jsonBody).
  */
-export async function keptJson<T>(
-  database: Db,
-  trx: Db,
-  name: AnswerName,
-  scopeKey: string,
-  compute: () => Promise<string>,
-  options: { byDay?: boolean } = {},
-): Promise<JsonText<T>> {
-  const entry = await keptEntry(database, trx, name, scopeKey, compute, options);
+export async function keptJson<T>(...question: Parameters<typeof cachedAnswer>): Promise<JsonText<T>> {
+  const entry = await keptEntry(...question);
   return new JsonText<T>(entry.text, entry.encoded);
 }
 
@@ -80,7 +73,7 @@ async function keptEntry(
   name: AnswerName,
   scopeKey: string,
   compute: () => Promise<string>,
-  { byDay = false }: { byDay?: boolean },
+  { byDay = false }: { byDay?: boolean } = {},
 ): Promise<Entry> {
   const { rows } = await sql<{ version: string }>`
     select version::text || ${byDay ? sql`':' || current_date::text` : sql`''`} as version
