@@ -60,6 +60,22 @@ describe('the spreadsheet thread', () => {
     next.release();
   });
 
+  it('a kept thread that ended while idle is not given the next job', async () => {
+    const first = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>(job);
+    first.post({ finish: true });
+    await first.inbox.next();
+    first.release();
+    // It ends while it waits for work (as if it had crashed).
+    await first.stop();
+    const next = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>(job);
+    expect(next).not.toBe(first);
+    next.post({ rows: [['x']] });
+    expect(await next.inbox.next()).toHaveProperty('bytes');
+    next.post({ finish: true });
+    await next.inbox.next();
+    next.release();
+  });
+
   it('a thread that ends in the middle of a job fails the job with a message, not the process', async () => {
     const thread = await SpreadsheetThread.start<ToWorkbook, FromWorkbook>(job);
     const answer = thread.inbox.next();

@@ -104,7 +104,10 @@ export class SpreadsheetThread<In, Out> {
     job: ThreadJob,
     transfer: readonly ArrayBuffer[] = [],
   ): Promise<SpreadsheetThread<In, Out>> {
-    const thread = (idle.pop() ?? (await SpreadsheetThread.create())) as SpreadsheetThread<In, Out>;
+    // An idle thread that ended meanwhile (it ran out of memory or crashed) is dropped, not given the job.
+    let kept = idle.pop();
+    while (kept?.ended) kept = idle.pop();
+    const thread = (kept ?? (await SpreadsheetThread.create())) as SpreadsheetThread<In, Out>;
     // An idle thread does not keep the process alive; one at work does.
     thread.worker.ref();
     thread.worker.postMessage({ job }, [...transfer]);
