@@ -14,6 +14,7 @@ import { storeDocument } from '../src/platform/documents';
 import type { Jobs } from '../src/platform/jobs';
 import { Mailer } from '../src/platform/mailer';
 import { piiKeyId, usePiiKeys } from '../src/platform/pii';
+import { DDA, DOB, leadForm, ROUTING, SSN, SSN_DIGITS, TIN_DIGITS } from './fixtures/leadForm';
 import { Client, startTestJobs, testApp, testDatabase } from './helpers';
 
 /**
@@ -24,35 +25,7 @@ import { Client, startTestJobs, testApp, testDatabase } from './helpers';
  */
 
 // Values that appear nowhere else: searched for in answers, logs, audit details and every leads table.
-const SSN = '287-65-4321';
-const SSN_DIGITS = '287654321';
-const DDA = '99887766554433';
-const TIN_DIGITS = '451234567';
-const DOB = '1975-03-14';
-const ROUTING = '026009593';
 const SECRETS = [SSN, SSN_DIGITS, DDA, TIN_DIGITS, DOB];
-
-const form = (leadId: string, over: Record<string, unknown> = {}) => ({
-  lead_id: leadId,
-  first_name: 'Maria',
-  last_name: 'Lopez',
-  ssn: SSN,
-  dob: DOB,
-  home_address: '12 Elm St',
-  home_city: 'Austin',
-  home_state: 'TX',
-  home_zip: '78701',
-  dba: 'Lopez Bakery',
-  legal_name: 'Lopez Bakery LLC',
-  tin: '45-1234567',
-  business_address_1: '400 Main St',
-  business_city: 'Austin',
-  business_state: 'TX',
-  business_zip: '78701',
-  aba_number: ROUTING,
-  dda_number: DDA,
-  ...over,
-});
 
 let connected: Connected;
 let db: Db;
@@ -176,7 +149,7 @@ async function pdfWithFields(values: Record<string, string>) {
 async function leadWithChecks(n: number, over: Record<string, unknown> = {}) {
   const c = await sales();
   const leadId = sandboxLeadId(n);
-  ok(await c.post(leadsPaths.addLead, form(leadId, over)));
+  ok(await c.post(leadsPaths.addLead, leadForm(leadId, over)));
   ok(await c.post(leadsPaths.runChecks, { lead_id: leadId, check_name: 'All' }));
   return { leadId, checks: await waitForChecks(leadId) };
 }
@@ -217,7 +190,7 @@ describe('who may call the leads API', () => {
     for (const c of [finance, partner]) {
       expect((await c.get(leadsPaths.getLeads)).statusCode).toBe(403);
       expect((await c.post(leadsPaths.getLead, { lead_id: sandboxLeadId(1) })).statusCode).toBe(403);
-      expect((await c.post(leadsPaths.addLead, form(sandboxLeadId(1)))).statusCode).toBe(403);
+      expect((await c.post(leadsPaths.addLead, leadForm(sandboxLeadId(1)))).statusCode).toBe(403);
     }
     expect((await app.inject({ method: 'GET', url: leadsPaths.getLeads })).statusCode).toBe(401);
   });
@@ -252,13 +225,13 @@ describe('the lead form', () => {
       [{ iso_split: 'lots' }, /ISO Split must be a number/],
     ];
     for (const [over, message] of cases) {
-      const res = await c.post(leadsPaths.addLead, form(leadId, over));
+      const res = await c.post(leadsPaths.addLead, leadForm(leadId, over));
       expect(res.statusCode, JSON.stringify(over)).toBe(400);
       expect(res.json().message).toMatch(message);
     }
     const saved = await db.selectFrom('lead_forms').select('lead_id').where('lead_id', '=', leadId).execute();
     expect(saved).toEqual([]);
-    expect((await c.post(leadsPaths.addLead, form('00QNOSUCHLEAD0000'))).statusCode).toBe(404);
+    expect((await c.post(leadsPaths.addLead, leadForm('00QNOSUCHLEAD0000'))).statusCode).toBe(404);
   });
 
   it('prefills from saved data first, then the application PDF, then the CRM', async () => {
@@ -295,7 +268,7 @@ describe('the lead form', () => {
     expect(lead.application_document).toBe(`application-${leadId}.pdf`);
 
     // The masked SSN sent back unchanged keeps the application's value.
-    ok(await c.post(leadsPaths.addLead, form(leadId, { first_name: 'Saved', ssn: lead.form.ssn })));
+    ok(await c.post(leadsPaths.addLead, leadForm(leadId, { first_name: 'Saved', ssn: lead.form.ssn })));
     lead = ok(await c.post(leadsPaths.getLead, { lead_id: leadId }));
     expect(lead.form.first_name).toBe('Saved');
     expect(lead.sources.first_name).toBe('saved');
@@ -303,7 +276,7 @@ describe('the lead form', () => {
     const revealed = ok(await c.post(leadsPaths.revealField, { lead_id: leadId, field: 'ssn' }));
     expect(revealed.value).toBe(SSN_DIGITS);
     // A masked value that does not match the one on file is refused.
-    const wrong = await c.post(leadsPaths.addLead, form(leadId, { ssn: '•••-••-9999' }));
+    const wrong = await c.post(leadsPaths.addLead, leadForm(leadId, { ssn: '•••-••-9999' }));
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toMatch(/does not match/);
   });
@@ -311,7 +284,7 @@ describe('the lead form', () => {
   it('answers sensitive fields masked, reveals one in full with an audit entry that holds no value', async () => {
     const c = await sales();
     const leadId = sandboxLeadId(4);
-    const saved = ok(await c.post(leadsPaths.addLead, form(leadId)));
+    const saved = ok(await c.post(leadsPaths.addLead, leadForm(leadId)));
     expect(saved.step).toEqual({ lead_id: leadId, current_step: 1, completed: false });
     const lead = ok(await c.post(leadsPaths.getLead, { lead_id: leadId }));
     expect(lead.form).toMatchObject({
@@ -351,7 +324,7 @@ describe('steps and checks', () => {
       c.post(leadsPaths.addCurrentStep, { lead_id: leadId, current_step, completed });
     expect((await step(1, false)).json().message).toMatch(/Save the lead form/);
     expect((await c.post(leadsPaths.runChecks, { lead_id: leadId, check_name: 'All' })).statusCode).toBe(400);
-    ok(await c.post(leadsPaths.addLead, form(leadId)));
+    ok(await c.post(leadsPaths.addLead, leadForm(leadId)));
     expect((await step(1, true)).statusCode).toBe(400);
     expect((await step(2, false)).json().message).toMatch(/four automatic checks/);
     ok(await c.post(leadsPaths.runChecks, { lead_id: leadId, check_name: 'All' }));
@@ -409,7 +382,7 @@ describe('steps and checks', () => {
   it('counts a check started more than 15 minutes ago as stopped (fake clock), and lets it be re-run', async () => {
     const c = await sales();
     const leadId = sandboxLeadId(9);
-    ok(await c.post(leadsPaths.addLead, form(leadId)));
+    ok(await c.post(leadsPaths.addLead, leadForm(leadId)));
     const startedAt = new Date();
     await db
       .insertInto('lead_checks')
@@ -449,7 +422,7 @@ describe('steps and checks', () => {
   it('takes a real PDF for LexisNexis and refuses anything else by its content, marking the check stopped', async () => {
     const c = await sales();
     const leadId = sandboxLeadId(10);
-    ok(await c.post(leadsPaths.addLead, form(leadId)));
+    ok(await c.post(leadsPaths.addLead, leadForm(leadId)));
     const fake = await upload(
       c,
       { lead_id: leadId, check_name: 'LexisNexis' },
@@ -578,7 +551,7 @@ describe('approval by the e-mailed link', () => {
       completed: true,
     });
     expect(ok(await c.post(leadsPaths.getLead, { lead_id: leadId })).locked).toBe(true);
-    expect((await c.post(leadsPaths.addLead, form(leadId))).statusCode).toBe(409);
+    expect((await c.post(leadsPaths.addLead, leadForm(leadId))).statusCode).toBe(409);
     expect((await c.post(leadsPaths.runChecks, { lead_id: leadId, check_name: 'All' })).statusCode).toBe(409);
     const decisions = await db
       .selectFrom('audit_log')
@@ -666,7 +639,7 @@ describe('sensitive data stays out of lists, logs, audit details and the databas
 describe('the TINCheck adapter', () => {
   const subject = {
     leadId: sandboxLeadId(1),
-    form: leadsEndpoints.addLead.input.parse(form(sandboxLeadId(1))),
+    form: leadsEndpoints.addLead.input.parse(leadForm(sandboxLeadId(1))),
   };
   const answering = (status: number, codeXml: string) => {
     const sent: { url: string; body: string }[] = [];

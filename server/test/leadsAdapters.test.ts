@@ -17,6 +17,7 @@ import {
   signatureBaseString,
 } from '../src/areas/leads/checks';
 import { loadConfig } from '../src/config';
+import { DDA, leadForm, ROUTING, SSN_DIGITS, TIN_DIGITS } from './fixtures/leadForm';
 
 /**
  * The vendor adapters against a local HTTP server that plays each vendor by its published contract: the request
@@ -24,28 +25,9 @@ import { loadConfig } from '../src/config';
  * (clear, a finding, an error, no answer at all). Nothing here reaches a real vendor.
  */
 
-const form = leadsEndpoints.addLead.input.parse({
-  lead_id: 'LEADADAPTER1',
-  first_name: 'Maria',
-  last_name: 'Lopez',
-  ssn: '287-65-4321',
-  dob: '1975-03-14',
-  home_address: '12 Elm St',
-  home_city: 'Austin',
-  home_state: 'TX',
-  home_zip: '78701',
-  dba: 'Lopez Bakery',
-  legal_name: 'Lopez Bakery LLC',
-  tin: '45-1234567',
-  business_address_1: '400 Main St',
-  business_city: 'Austin',
-  business_state: 'TX',
-  business_zip: '78701',
-  aba_number: '026009593',
-  dda_number: '99887766554433',
-});
+const form = leadsEndpoints.addLead.input.parse(leadForm('LEADADAPTER1'));
 const subject = { leadId: 'LEADADAPTER1', form };
-const SECRETS = ['287654321', '451234567', '99887766554433', '026009593'];
+const SECRETS = [SSN_DIGITS, TIN_DIGITS, DDA, ROUTING];
 
 interface Seen {
   method: string;
