@@ -507,35 +507,32 @@ async function refreshBiRollups(db: Db): Promise<void> {
                    union select merchant_id from derived_cells where source in ${sourcesOf('bi_group_deals')})
     union select group_id from derived_former_groups`.execute(db);
 
-  await sql`delete from bi_group_daily t using bi_day_cells c where t.group_id = c.group_id and t.day = c.day`.execute(
-    db,
-  );
+  // The rows of the cells reached, deleted before they are summed again.
+  const clear = (table: string, cells: string, key: 'day' | 'month') =>
+    sql`delete from ${sql.table(table)} t using ${sql.table(cells)} c
+        where t.group_id = c.group_id and t.${sql.ref(key)} = c.${sql.ref(key)}`.execute(db);
+  await clear('bi_group_daily', 'bi_day_cells', 'day');
   await insertBiActivity(
     db,
     'day',
     sql`from bi_day_cells c join merchants m on m.group_id = c.group_id
         join merchant_daily a on a.merchant_id = m.id and a.day = c.day`,
   );
-  await sql`delete from bi_group_monthly t using bi_month_cells c where t.group_id = c.group_id and t.month = c.month`.execute(
-    db,
-  );
+  await clear('bi_group_monthly', 'bi_month_cells', 'month');
   await insertBiActivity(
     db,
     'month',
     sql`from bi_month_cells c join merchants m on m.group_id = c.group_id
         join merchant_monthly a on a.merchant_id = m.id and a.month = c.month`,
   );
-  await sql`delete from bi_group_income t using bi_month_cells c where t.group_id = c.group_id and t.month = c.month`.execute(
-    db,
-  );
+  await clear('bi_group_income', 'bi_month_cells', 'month');
   await insertBiIncome(
     db,
     sql`from bi_month_cells c join merchants m on m.group_id = c.group_id
         join merchant_income i on i.merchant_id = m.id and i.month = c.month`,
   );
-  await sql`delete from bi_group_deals where group_id in (select group_id from bi_groups)`.execute(db);
-  await sql`delete from bi_group_states where group_id in (select group_id from bi_groups)`.execute(db);
-  await sql`delete from bi_group_openings where group_id in (select group_id from bi_groups)`.execute(db);
+  for (const table of ['bi_group_deals', 'bi_group_states', 'bi_group_openings'])
+    await sql`delete from ${sql.table(table)} where group_id in (select group_id from bi_groups)`.execute(db);
   await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`);
   for (const t of ['bi_month_cells', 'bi_day_cells', 'bi_groups'])
     await sql`drop table ${sql.table(t)}`.execute(db);
