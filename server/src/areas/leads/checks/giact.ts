@@ -1,4 +1,4 @@
-import { maskLeadField } from '@paydesk/domain';
+import { type AutomaticCheck, maskLeadField } from '@paydesk/domain';
 import { CheckFailed, type CheckOutcome, type CheckProvider, type CheckSubject } from './types';
 
 /**
@@ -63,7 +63,7 @@ export class GiactProvider implements CheckProvider {
     private readonly fetcher: typeof fetch = fetch,
   ) {}
 
-  async run(check: 'DataX' | 'Match' | 'TinCheck' | 'Giact', subject: CheckSubject, signal: AbortSignal) {
+  async run(check: AutomaticCheck, subject: CheckSubject, signal: AbortSignal) {
     if (check !== 'Giact') throw new Error(`Giact answers the Giact check only, not ${check}`);
     const f = subject.form;
     const inquiry = {

@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
-import { maskLeadField } from '@paydesk/domain';
+import { type AutomaticCheck, maskLeadField } from '@paydesk/domain';
 import { oauthAuthorization } from './oauth1';
 import { CheckFailed, type CheckOutcome, type CheckProvider, type CheckSubject } from './types';
 
@@ -52,7 +52,7 @@ export class MatchProvider implements CheckProvider {
     private readonly fetcher: typeof fetch = fetch,
   ) {}
 
-  async run(check: 'DataX' | 'Match' | 'TinCheck' | 'Giact', subject: CheckSubject, signal: AbortSignal) {
+  async run(check: AutomaticCheck, subject: CheckSubject, signal: AbortSignal) {
     if (check !== 'Match') throw new Error(`MATCH answers the Match check only, not ${check}`);
     const f = subject.form;
     const body = JSON.stringify({

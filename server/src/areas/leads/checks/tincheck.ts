@@ -1,4 +1,4 @@
-import { maskLeadField } from '@paydesk/domain';
+import { type AutomaticCheck, maskLeadField } from '@paydesk/domain';
 import { CheckFailed, type CheckOutcome, type CheckProvider, type CheckSubject } from './types';
 
 /**
@@ -32,7 +32,7 @@ export class TinCheckProvider implements CheckProvider {
     private readonly fetcher: typeof fetch = fetch,
   ) {}
 
-  async run(check: 'DataX' | 'Match' | 'TinCheck' | 'Giact', subject: CheckSubject, signal: AbortSignal) {
+  async run(check: AutomaticCheck, subject: CheckSubject, signal: AbortSignal) {
     if (check !== 'TinCheck') throw new Error(`TINCheck answers the TinCheck check only, not ${check}`);
     const f = subject.form;
     // A business is checked by its EIN and legal name; a sole proprietor without one by SSN and name.
