@@ -125,16 +125,10 @@ export interface Database {
   ach_history: AchHistoryTable;
   ach_debit_entries: { merchant_id: number; partner_id: number; day: DateOnly; entries: number };
   ach_rate_window: AchRateWindowTable;
-  ach_legal_names: {
+  ach_legal_names: AchGroupTotals & {
     partner_id: number;
     legal_name: string;
     merch_rej_bal: Decimal;
-    returns: number;
-    transaction_amount: Decimal;
-    used_rsv: Decimal;
-    re_ran: Decimal;
-    sent_to_coll: Decimal;
-    write_off: Decimal;
   };
   crm_leads: CrmLeadsTable;
   lead_forms: LeadFormsTable;
@@ -143,28 +137,26 @@ export interface Database {
   lead_checks: LeadChecksTable;
   lead_approvals: LeadApprovalsTable;
   /** Kept by triggers on ach_returns (migration 2026_11_25_0020); rej_res '' for none. */
-  ach_groups: {
+  ach_groups: AchGroupTotals & {
     partner_id: number;
     classification: string;
     alert_label: string;
     rej_res: string;
-    returns: number;
-    transaction_amount: Decimal;
-    used_rsv: Decimal;
-    re_ran: Decimal;
-    sent_to_coll: Decimal;
-    write_off: Decimal;
   };
-  ach_totals: {
+  ach_totals: AchGroupTotals & {
     partner_id: number;
     iso_name: ColumnType<string, string | undefined, string>;
-    returns: number;
-    transaction_amount: Decimal;
-    used_rsv: Decimal;
-    re_ran: Decimal;
-    sent_to_coll: Decimal;
-    write_off: Decimal;
   };
+}
+
+/** The return count and money totals kept per group of ACH returns (legal name, ISO, or classification and Alert). */
+interface AchGroupTotals {
+  returns: number;
+  transaction_amount: Decimal;
+  used_rsv: Decimal;
+  re_ran: Decimal;
+  sent_to_coll: Decimal;
+  write_off: Decimal;
 }
 
 /** A MID's reserve (migration 2026_11_22_0040). */
