@@ -1,9 +1,12 @@
 import {
+  addDays,
   type BonusActivationRow,
   type BonusRow,
   bonusPaths,
   type ClawbackRow,
+  clawbackVolumes,
   type ExtraBonusRow,
+  money,
   sum as moneySum,
   monthlyWindow,
   parseMoney,
@@ -12,7 +15,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bonusRunJob } from '../src/areas/bonus/jobs';
-import { runWindow } from '../src/areas/bonus/run';
+import { clawbackVolumeSums, runWindow } from '../src/areas/bonus/run';
 import { Client, startTestJobs, type TestApp, testApp } from './helpers';
 
 /**
@@ -319,6 +322,69 @@ describe('the run job', () => {
 });
 
 describe('clawbacks', () => {
+  it("sums each merchant's clawback figures as the domain sums its days (daily rows, else the month spread)", async () => {
+    // The oracle: each merchant's days as bonus_daily_volume lists them (a day's row, else its month's volume
+    // spread over the month), summed by the domain's clawbackVolumes, against the closed-form sums in SQL.
+    const state = await t.db.selectFrom('demo_state').select('caught_up_to').executeTakeFirstOrThrow();
+    const today = new Date(state.caught_up_to).toISOString().slice(0, 10);
+    let compared = 0;
+    let spreadAndDaily = 0;
+    // Today (daily rows and spread months), about 8 months back (both) and two years back (spread months only).
+    for (const runDate of [today, addDays(today, -240), addDays(today, -730)]) {
+      const { rows: merchants } = await sql<{ id: number; opened_on: string }>`
+        select id, opened_on::text as opened_on from merchants
+        where opened_on <= ${runDate}::date and opened_on > ${runDate}::date - 500 order by id limit 400`.execute(
+        t.db,
+      );
+      expect(merchants.length).toBeGreaterThan(20);
+      // Every other merchant's rule has volume days, so both kinds of range are summed.
+      const rules = merchants.map((_, i) => ({ volumeDays: i % 2 === 0 ? 90 : 0 }));
+      const ranges = merchants.map((m, i) => {
+        const days = rules[i]?.volumeDays ?? 0;
+        return {
+          id: m.id,
+          opened: m.opened_on,
+          within: days > 0 ? addDays(m.opened_on, days - 1) : m.opened_on,
+          hasWithin: days > 0,
+        };
+      });
+      const got = await clawbackVolumeSums(t.db, ranges, runDate);
+      const minOpened = merchants.reduce((min, m) => (m.opened_on < min ? m.opened_on : min), runDate);
+      const { rows: days } = await sql<{ merchant_id: number; day: string; volume: string }>`
+        select merchant_id, day::text as day, volume::text as volume
+        from bonus_daily_volume(${merchants.map((m) => m.id)}::int[], ${minOpened}::date, ${runDate}::date)`.execute(
+        t.db,
+      );
+      const { rows: mixed } = await sql<{ n: number }>`
+        select count(distinct merchant_id)::int as n from merchant_daily
+        where merchant_id = any(${merchants.map((m) => m.id)}::int[]) and day <= ${runDate}::date`.execute(
+        t.db,
+      );
+      if (runDate === today) spreadAndDaily = mixed[0]?.n ?? 0;
+      merchants.forEach((m, i) => {
+        const volumes = days
+          .filter((d) => d.merchant_id === m.id)
+          .map((d) => ({ day: d.day, volume: parseMoney(d.volume) }))
+          .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+        const expected = clawbackVolumes(
+          { openedOn: m.opened_on, volumes },
+          { volumeDays: rules[i]?.volumeDays ?? 0 },
+          runDate,
+        );
+        const none = {
+          totalVolume: money(0),
+          volumeWithinDays: money(0),
+          lastMonthVolume: money(0),
+          lastDepositDate: null,
+        };
+        expect({ runDate, id: m.id, ...(got.get(m.id) ?? none) }).toEqual({ runDate, id: m.id, ...expected });
+        compared++;
+      });
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(spreadAndDaily).toBeGreaterThan(0);
+  });
+
   it('flags CBY when the merchant closed by the run date, CBN otherwise; do-not-clawback only on CBN', async () => {
     const { rows } = await sql<{ run_date: string }>`select run_date::text as run_date from clawback_rows
       group by run_date order by count(*) desc, run_date desc limit 1`.execute(t.db);

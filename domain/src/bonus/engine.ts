@@ -359,7 +359,7 @@ export function lastFullMonth(runDate: string) {
 /** The figures of ClawbackVolumes summed from a merchant's daily volumes. */
 export function clawbackVolumes(
   m: Pick<MerchantFacts, 'openedOn' | 'volumes'>,
-  rule: ClawbackRule,
+  rule: Pick<ClawbackRule, 'volumeDays'>,
   runDate: string,
 ): ClawbackVolumes {
   const r = clawbackRanges(m.openedOn, rule, runDate);

@@ -234,6 +234,82 @@ export async function computeBonusWindow(db: Db, window: BonusWindow, specs: Spe
   });
 }
 
+/** One bonused merchant's ranges for its clawback figures (see clawbackRanges). */
+export interface ClawbackRange {
+  id: number;
+  opened: string;
+  /** The last day of the rule's volume days (`opened` when the rule has none: `hasWithin` false). */
+  within: string;
+  hasWithin: boolean;
+}
+
+/**
+ * The clawback figures of each merchant (ClawbackVolumes), summed in PostgreSQL over the same per-day volumes
+ * that `bonus_daily_volume` lists: a merchant's daily rows where it has them, else its month's volume spread
+ * evenly over the month's days (each day rounded to the cent). A spread month is summed in closed form, the
+ * day's amount times the days of the month inside each range, instead of one row per day: a run reaches back
+ * over a year of months for thousands of merchants. server/test/bonus.test.ts checks these figures against the
+ * domain's clawbackVolumes over bonus_daily_volume's days. A merchant with no volume at all is absent.
+ */
+export async function clawbackVolumeSums(
+  db: Db,
+  ranges: ClawbackRange[],
+  runDate: string,
+): Promise<Map<number, ClawbackVolumes>> {
+  const volumes = new Map<number, ClawbackVolumes>();
+  if (ranges.length === 0) return volumes;
+  const { lastMonthStart: lms, lastMonthEnd: lme } = lastFullMonth(runDate);
+  const { rows } = await sql<{
+    id: number;
+    total: string;
+    within: string;
+    last_month: string;
+    last_deposit: string | null;
+  }>`
+    with c(id, opened, within, has_within) as materialized (
+      select * from unnest(${ranges.map((r) => r.id)}::int[], ${ranges.map((r) => r.opened)}::date[],
+                           ${ranges.map((r) => r.within)}::date[], ${ranges.map((r) => r.hasWithin)}::boolean[])
+    ),
+    days(id, total, within, last_month, last_deposit) as (
+      select c.id, d.volume,
+        case when c.has_within and d.day <= c.within then d.volume else 0 end,
+        case when d.day between ${lms}::date and ${lme}::date then d.volume else 0 end,
+        case when d.volume > 0 then d.day end
+      from c join merchant_daily d on d.merchant_id = c.id and d.day between c.opened and ${runDate}::date
+      where d.volume <> 0
+    ),
+    spread as (
+      select c.id, c.within, c.has_within, greatest(mm.month, c.opened) as a,
+        least((mm.month + interval '1 month' - interval '1 day')::date, ${runDate}::date) as b,
+        round(mm.volume / extract(day from (mm.month + interval '1 month' - interval '1 day'))::numeric, 2) as p
+      from c join merchant_monthly mm on mm.merchant_id = c.id
+        and mm.month between date_trunc('month', c.opened)::date and ${runDate}::date
+      where mm.volume <> 0
+        and not exists (select 1 from merchant_daily d2 where d2.merchant_id = mm.merchant_id
+          and d2.day >= mm.month and d2.day < mm.month + interval '1 month')
+    ),
+    months(id, total, within, last_month, last_deposit) as (
+      select id, p * (b - a + 1),
+        case when has_within and within >= a then p * (least(b, within) - a + 1) else 0 end,
+        case when b >= ${lms}::date and a <= ${lme}::date
+          then p * (least(b, ${lme}::date) - greatest(a, ${lms}::date) + 1) else 0 end,
+        case when p > 0 then b end
+      from spread where b >= a
+    )
+    select id, sum(total)::text as total, sum(within)::text as within, sum(last_month)::text as last_month,
+      max(last_deposit)::text as last_deposit
+    from (select * from days union all select * from months) v
+    group by id`.execute(db);
+  for (const s of rows)
+    volumes.set(s.id, {
+      totalVolume: m$(s.total),
+      volumeWithinDays: m$(s.within),
+      lastMonthVolume: m$(s.last_month),
+      lastDepositDate: s.last_deposit,
+    });
+  return volumes;
+}
+
 export interface ComputedClawbackRow {
   merchant: MerchantRecord;
   bonusId: number;
@@ -275,36 +351,7 @@ export async function computeClawbackRun(
       hasWithin: !!range?.volumeThresholdDate,
     };
   });
-  const month = lastFullMonth(runDate);
-  const minOpened = ranges.reduce((min, r) => (r.opened < min ? r.opened : min), runDate);
-  const volumes = new Map<number, ClawbackVolumes>();
-  if (rows.length > 0) {
-    const { rows: sums } = await sql<{
-      id: number;
-      total: string;
-      within: string;
-      last_month: string;
-      last_deposit: string | null;
-    }>`
-      select c.id,
-        coalesce(sum(d.volume), 0)::text as total,
-        coalesce(sum(d.volume) filter (where c.has_within and d.day <= c.within), 0)::text as within,
-        coalesce(sum(d.volume) filter (where d.day between ${month.lastMonthStart}::date and ${month.lastMonthEnd}::date), 0)::text as last_month,
-        max(d.day) filter (where d.volume > 0) as last_deposit
-      from unnest(${ranges.map((r) => r.id)}::int[], ${ranges.map((r) => r.opened)}::date[],
-                  ${ranges.map((r) => r.within)}::date[], ${ranges.map((r) => r.hasWithin)}::boolean[])
-           as c(id, opened, within, has_within)
-      left join bonus_daily_volume(${ranges.map((r) => r.id)}::int[], ${minOpened}::date, ${runDate}::date) d
-        on d.merchant_id = c.id and d.day between c.opened and ${runDate}::date
-      group by c.id`.execute(db);
-    for (const s of sums)
-      volumes.set(s.id, {
-        totalVolume: m$(s.total),
-        volumeWithinDays: m$(s.within),
-        lastMonthVolume: m$(s.last_month),
-        lastDepositDate: s.last_deposit,
-      });
-  }
+  const volumes = await clawbackVolumeSums(db, ranges, runDate);
   const bonused: BonusedMerchant[] = rows.map((r) => ({
     merchant: toFacts(r),
     bonusDate: r.bonus_date,
