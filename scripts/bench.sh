@@ -34,8 +34,12 @@ if [ ! -f "$dir/data/PG_VERSION" ]; then
 fi
 stop() { "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true; }
 trap stop EXIT
+# A throwaway cluster with no replica and no archive: wal_level=minimal lets the seed write the bulk tables it
+# truncates in its transaction without the WAL (server/src/db/seed/bulk.ts, freshStorage), as PostgreSQL's
+# "Populating a Database" advises for a bulk load. Every other write still goes through the WAL (minimal keeps
+# what crash recovery needs).
 "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=1GB -c work_mem=32MB -c maintenance_work_mem=512MB -c max_wal_size=4GB -c synchronous_commit=off" \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=1GB -c work_mem=32MB -c maintenance_work_mem=512MB -c max_wal_size=4GB -c synchronous_commit=off -c wal_level=minimal -c max_wal_senders=0" \
   start >/dev/null
 database() {
   "${as_pg[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U app -d postgres -tAc "select 1 from pg_database where datname = '$1'" | grep -q 1 \

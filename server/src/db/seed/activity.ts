@@ -119,21 +119,26 @@ export async function generateActivity(
     )}`)
     .execute(db);
 
-  // Months inside the window: the sum of the days, for every merchant open that month.
+  // Months inside the window: the sum of the days, for every merchant open that month. The days are summed per
+  // merchant and month first, then each open month takes its sums (zero without days): joining each month to
+  // its merchant's days would pair every day with every month of the window (the daily index is not built yet).
   await sql
     .raw(`
     insert into merchant_monthly (merchant_id, partner_id, month, volume, transactions, chargeback_volume, chargebacks, refund_volume, refunds)
     select p.merchant_id, p.partner_id, mon::date,
-           coalesce(sum(d.volume), 0), coalesce(sum(d.transactions), 0)::int,
-           coalesce(sum(d.chargeback_volume), 0), coalesce(sum(d.chargebacks), 0)::int,
-           coalesce(sum(d.refund_volume), 0), coalesce(sum(d.refunds), 0)::int
+           coalesce(d.volume, 0), coalesce(d.transactions, 0)::int,
+           coalesce(d.chargeback_volume, 0), coalesce(d.chargebacks, 0)::int,
+           coalesce(d.refund_volume, 0), coalesce(d.refunds, 0)::int
     from seed_params p
     cross join lateral generate_series(greatest(date_trunc('month', p.opened_on)::date, date '${w.dailyFrom}'),
                                        least(date_trunc('month', p.open_to)::date, date '${w.currentMonth}'),
                                        interval '1 month') mon
-    left join merchant_daily d on d.merchant_id = p.merchant_id
-      and d.day >= mon::date and d.day < (mon + interval '1 month')::date
-    group by p.merchant_id, p.partner_id, mon`)
+    left join (
+      select merchant_id, date_trunc('month', day)::date as month, sum(volume) as volume,
+             sum(transactions) as transactions, sum(chargeback_volume) as chargeback_volume,
+             sum(chargebacks) as chargebacks, sum(refund_volume) as refund_volume, sum(refunds) as refunds
+      from merchant_daily group by 1, 2
+    ) d on d.merchant_id = p.merchant_id and d.month = mon::date`)
     .execute(db);
 }
 

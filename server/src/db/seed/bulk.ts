@@ -69,3 +69,28 @@ export async function deferIndexes(db: Db, tables: readonly string[]): Promise<R
     pending.splice(0, pending.length, ...pending.filter((x) => !restore.includes(x.table)));
   };
 }
+
+/**
+ * Gives those of `tables` that are empty and that no foreign key references new storage (TRUNCATE), inside the
+ * seed's transaction. On a PostgreSQL server with `wal_level = minimal` (the bench's own cluster, see
+ * scripts/bench.sh), rows written into storage made in the same transaction are not written to the WAL as well:
+ * the files are synced once at commit (PostgreSQL's "Populating a Database"). Elsewhere it changes nothing. A
+ * failed seed rolls the truncation back with the rows. Answers the tables truncated.
+ */
+export async function freshStorage(db: Db, tables: readonly string[]): Promise<string[]> {
+  const { rows } = await sql<{ table: string }>`
+    select c.relname as "table" from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relname = any(${[...tables]}::text[]) and c.relkind = 'r'
+      and not exists (select 1 from pg_constraint k where k.contype = 'f' and k.confrelid = c.oid)
+    order by c.relname`.execute(db);
+  const empty: string[] = [];
+  for (const { table } of rows) {
+    const { rows: any } = await sql<{
+      found: boolean;
+    }>`select exists (select 1 from ${sql.table(table)}) as found`.execute(db);
+    if (!any[0]?.found) empty.push(table);
+  }
+  if (empty.length > 0) await sql`truncate ${sql.join(empty.map((t) => sql.table(t)))}`.execute(db);
+  return empty;
+}

@@ -6,7 +6,7 @@ import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
 import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
 import { generateBonus, seedBonusMerchantFacts } from './bonus';
-import { BULK_TABLES, deferIndexes } from './bulk';
+import { BULK_TABLES, deferIndexes, freshStorage } from './bulk';
 import { generateLeads } from './leads';
 import { demoPartners } from './partners';
 import { generatePci } from './pci';
@@ -234,6 +234,7 @@ export async function generateMerchantData(
     // The bulk of the rows goes in without the secondary indexes; each table gets them back before a query
     // that wants them, the rest after the ACH returns.
     const restoreIndexes = await deferIndexes(trx, BULK_TABLES);
+    await freshStorage(trx, BULK_TABLES);
 
     const ctx = drawContext(partners, groupsByPartner);
     const historyStartN = dayNumber(HISTORY_START);
