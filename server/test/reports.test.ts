@@ -273,6 +273,7 @@ describe('totals', () => {
 
   it('sums Residual Self Serve over every filtered row', async () => {
     const cases: Array<[Record<string, unknown>[], string]> = [
+      [[], ''],
       [[{ id: 'Processor', kind: 'select', values: ['TSYS'] }], "and processor = 'TSYS'"],
       [
         [
@@ -323,6 +324,89 @@ describe('totals', () => {
     expect(residual.total).toBe(residualOracle.n);
     const picked = Object.fromEntries(Object.keys(RESIDUAL_RAW).map((id) => [id, residual.totals[id]]));
     expect(asCents(picked)).toEqual(residualOracle.sums);
+  });
+  it("keeps each month's totals per ISO equal to its rows through inserts, updates, deletes and imports", async () => {
+    // The month totals (2026_11_27_0010) against a plain group-by over the rows, every month and ISO at once.
+    const kept = async (totals: string, rows: string, columns: string[], db: typeof t.db = t.db) => {
+      const sums = (from: string, n: string) =>
+        sql.raw(`select month::text as month, partner_id, ${n}::int as n,
+          ${columns.map((c) => `${from === rows ? `coalesce(sum(${c}), 0)` : c}::text as ${c}`).join(', ')}
+          from ${from} ${from === rows ? 'group by month, partner_id' : ''} order by month, partner_id`);
+      const [got, want] = await Promise.all([
+        sql<Record<string, unknown>>`${sums(totals, 'n')}`.execute(db),
+        sql<Record<string, unknown>>`${sums(rows, 'count(*)')}`.execute(db),
+      ]);
+      expect(want.rows.length).toBeGreaterThan(10);
+      expect(got.rows.map(normal)).toEqual(want.rows.map(normal));
+    };
+    const normal = (r: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [
+          k,
+          typeof v === 'string' && /^-?\d+\.\d+$/.test(v) ? exactSum([v]) : v,
+        ]),
+      );
+    const selfServe = () =>
+      kept('selfserve_month_totals', 'selfserve_rows', [
+        'tx_amt',
+        'tx_cnt',
+        'cb_amt',
+        'cb_cnt',
+        'ref_amt',
+        'ref_cnt',
+        'income',
+      ]);
+    const residuals = (db: typeof t.db = t.db) =>
+      kept(
+        'residual_month_totals',
+        'residuals',
+        ['transactions', 'volume', 'total_net', 'expense', 'profit_loss', 'refunds_net', 'income1'],
+        db,
+      );
+    await selfServe();
+    await residuals();
+
+    // Rows written by plain statements: one inserted, some updated (one moved to another ISO), some deleted.
+    const [first, second] = (
+      await sql<{ id: number; partner_id: number }>`select id, partner_id from residuals
+        where month = ${residualMonth}::date order by id limit 2`.execute(t.db)
+    ).rows;
+    const other = await sql<{
+      id: number;
+    }>`select id from partners where id <> ${first?.partner_id} order by id limit 1`.execute(t.db);
+    // Rolled back after the check: the later tests read this month's rows as seeded.
+    const rolledBack = new Error('rolled back');
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await sql`insert into residuals (partner_id, merchant_id, month, processor, mid, dba, transactions, volume,
+            income, gross, net, total_gross, total_payout, total_net, expense, profit_loss, refunds_net)
+          select partner_id, merchant_id, month, processor, mid, dba, 7, 700.10, 7.01, 7.02, 7.03, 7.04, 7.05, 7.06,
+            7.07, 7.08, null
+          from residuals where id = ${first?.id}`.execute(trx);
+        await sql`update residuals set total_net = total_net + 1.11, refunds_net = null
+          where month = ${residualMonth}::date and id % 7 = 0`.execute(trx);
+        await sql`update residuals set partner_id = ${other.rows[0]?.id} where id = ${second?.id}`.execute(
+          trx,
+        );
+        await sql`delete from residuals where month = ${residualMonth}::date and id % 11 = 0`.execute(trx);
+        await residuals(trx);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    await residuals();
+
+    // A Self Serve import rewrites a month's rows through the derived refresh.
+    const rows = (await query(admin, { pageSize: 10 })).json().rows as Array<{ mid: string }>;
+    const file = await xlsx([
+      ['mid', 'tx_amt', 'tx_cnt', 'cb_amt', 'cb_cnt', 'ref_amt', 'ref_cnt', 'income'],
+      [rows[2]?.mid, 54321.09, 654, 11, 1, 22.5, 3, 88.88],
+    ]);
+    expect((await admin.upload(`/api/selfserve/import?dt=${month}`, file)).statusCode).toBe(200);
+    await selfServe();
+    const selfServePage = (await query(admin, { pageSize: 10 })).json();
+    const selfServeOracle = await rawSums(SELF_SERVE_RAW, selfServeRaw(''), month);
+    expect(selfServePage.total).toBe(selfServeOracle.n);
+    expect(asCents(selfServePage.totals)).toEqual(selfServeOracle.sums);
   });
 });
 

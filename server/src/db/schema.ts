@@ -147,7 +147,42 @@ export interface Database {
     partner_id: number;
     iso_name: ColumnType<string, string | undefined, string>;
   };
+  /** Kept by triggers on selfserve_rows (migration 2026_11_27_0010): a month's rows and totals per ISO. */
+  selfserve_month_totals: MonthTotals &
+    Record<'tx_amt' | 'cb_amt' | 'ref_amt' | 'income', Decimal> &
+    Record<'tx_cnt' | 'cb_cnt' | 'ref_cnt', Count>;
+  /** Kept by triggers on residuals (migration 2026_11_27_0010): a month's rows and totals per ISO. */
+  residual_month_totals: MonthTotals &
+    Record<
+      | 'volume'
+      | 'income'
+      | 'gross'
+      | 'net'
+      | 'ach_collected_gross'
+      | 'ach_collected_payout'
+      | 'ach_collected_net'
+      | 'ach_rejected_gross'
+      | 'ach_rejected_net'
+      | 'refunds_gross'
+      | 'refunds_payout'
+      | 'refunds_net'
+      | 'total_gross'
+      | 'total_payout'
+      | 'total_net'
+      | 'income1'
+      | 'expense'
+      | 'profit_loss',
+      Decimal
+    > & { transactions: Count };
 }
+
+interface MonthTotals {
+  month: DateOnly;
+  partner_id: number;
+  n: number;
+}
+/** A bigint sum: text from pg, a number in. */
+type Count = ColumnType<string, string | number, string | number>;
 
 /** The return count and money totals kept per group of ACH returns (legal name, ISO, or classification and Alert). */
 interface AchGroupTotals {

@@ -55,6 +55,12 @@ export interface TableSource<Id extends string> {
 
 export interface TableRollup<Id extends string> {
   from: string;
+  /**
+   * The request's base conditions (a route's fixed condition, e.g. the month) apply to this table as they are
+   * written: it has the base table's alias and the columns they read. Without it a rollup serves only requests
+   * with no base condition.
+   */
+  base?: true;
   /** The expression, in this table, of each column a filter may name; the same value as the rows'. */
   expressions: Partial<Record<Id, string>>;
   /** The expression of the group's row count, and of each total column's sum. */
@@ -226,9 +232,10 @@ export async function queryPage<Id extends string, Row>(
   const summed = source.def.columns.filter((c) => c.total).map((c) => c.id);
   const sums = summed.map((id) => sql`coalesce(sum(${expr(source, id)}), 0)::text as ${sql.ref(id)}`);
   const rollup =
-    base.length === 0 && request.search.trim() === '' && request.filters.length > 0
+    request.search.trim() === ''
       ? source.rollups?.find(
           (r) =>
+            (base.length === 0 || r.base) &&
             request.filters.every((f) => r.expressions[f.id as Id] !== undefined) &&
             summed.every((id) => r.totals[id] !== undefined),
         )
@@ -243,7 +250,11 @@ export async function queryPage<Id extends string, Row>(
               (id) => sql`coalesce(sum(${sql.raw(rollup.totals[id] ?? '')}), 0)::text as ${sql.ref(id)}`,
             ),
           ])} from ${sql.raw(rollup.from)} ${where(
-            conditions({ ...source, expressions: { ...source.expressions, ...rollup.expressions } }, request),
+            conditions(
+              { ...source, expressions: { ...source.expressions, ...rollup.expressions } },
+              request,
+              rollup.base ? base : [],
+            ),
           )}`.execute(db)
         : await sql<Record<string, string> & { n: number }>`select ${sql.join([
             sql`count(*) as n`,

@@ -41,6 +41,24 @@ export const selfServeSource: TableSource<SelfServeColumn> = {
   },
   searchable: ['mid', 'dba', 'legalname', 'groupname'],
   tiebreak: 's.merchant_id',
+  // A month without a filter or search counts and sums its kept totals per ISO (2026_11_27_0010_month_totals).
+  rollups: [
+    {
+      from: 'selfserve_month_totals s',
+      base: true,
+      expressions: {},
+      count: 's.n',
+      totals: {
+        tx_amt: 's.tx_amt',
+        tx_cnt: 's.tx_cnt',
+        cb_amt: 's.cb_amt',
+        cb_cnt: 's.cb_cnt',
+        ref_amt: 's.ref_amt',
+        ref_cnt: 's.ref_cnt',
+        income: 's.income',
+      },
+    },
+  ],
 };
 
 export const residualSource: TableSource<ResidualColumn> = {
@@ -77,4 +95,34 @@ export const residualSource: TableSource<ResidualColumn> = {
   },
   searchable: ['MID', 'DBA', 'Agent'],
   tiebreak: 'r.id',
+  // A month without a filter or search counts and sums its kept totals per ISO (2026_11_27_0010_month_totals).
+  rollups: [
+    {
+      from: 'residual_month_totals r',
+      base: true,
+      expressions: {},
+      count: 'r.n',
+      totals: {
+        Transactions: 'r.transactions',
+        Volume: 'r.volume',
+        Income: 'r.income',
+        Gross: 'r.gross',
+        Net: 'r.net',
+        ACHCollectedGross: 'r.ach_collected_gross',
+        ACHCollectedPayout: 'r.ach_collected_payout',
+        ACHCollectedNet: 'r.ach_collected_net',
+        ACHRejectedGross: 'r.ach_rejected_gross',
+        ACHRejectedNet: 'r.ach_rejected_net',
+        RefundsGross: 'r.refunds_gross',
+        RefundsPayout: 'r.refunds_payout',
+        RefundsNet: 'r.refunds_net',
+        TotalGross: 'r.total_gross',
+        TotalPayout: 'r.total_payout',
+        TotalNet: 'r.total_net',
+        Income1: 'r.income1',
+        Expense: 'r.expense',
+        ProfitLoss: 'r.profit_loss',
+      },
+    },
+  ],
 };
