@@ -67,6 +67,61 @@ describe('table query', () => {
     expect(second.rows[0].mid).not.toBe(page.rows[9].mid);
   });
 
+  it('a deep page holds the same rows as the ordered month at that place, filtered or not, for staff and an ISO', async () => {
+    const mids = async (text: string, ...params: unknown[]) => {
+      const parts = text.split('?');
+      const raw = sql.join(
+        parts.map((p, i) => (i < params.length ? sql`${sql.raw(p)}${params[i]}` : sql.raw(p))),
+        sql``,
+      );
+      return (await sql<{ mid: string }>`${raw}`.execute(t.db)).rows.map((r) => r.mid);
+    };
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    const cases: Array<[Client, Record<string, unknown>, string, string]> = [
+      [admin, {}, '', 'a.volume desc, m.id'],
+      [
+        admin,
+        {
+          filters: [{ id: 'tx_cnt', kind: 'range', min: 10, max: null }],
+          sort: [{ id: 'income', desc: false }],
+        },
+        'and a.transactions >= 10',
+        'coalesce(i.net, 0), m.id',
+      ],
+      [partner, {}, "and p.account_name = 'Summit Payment Group'", 'a.volume desc, m.id'],
+    ];
+    for (const [client, request, where, order] of cases) {
+      const ordered = await mids(
+        `select m.mid from merchant_monthly a join merchants m on m.id = a.merchant_id
+         join partners p on p.id = m.partner_id
+         left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month
+         where a.month = ?::date ${where} order by ${order}`,
+        month,
+      );
+      const pageNo = Math.max(2, Math.floor(ordered.length / 20));
+      const page = (await query(client, { ...request, page: pageNo, pageSize: 10 })).json();
+      expect(ordered.length, where).toBeGreaterThan(20);
+      expect(
+        page.rows.map((r: { mid: string }) => r.mid),
+        where,
+      ).toEqual(ordered.slice((pageNo - 1) * 10, pageNo * 10));
+    }
+    const residualOrder = await mids(
+      'select mid from residuals where month = ?::date order by total_net desc nulls last, id',
+      residualMonth,
+    );
+    const residualPage = (
+      await admin.post('/api/ResidualSelfServe/query', {
+        dt: residualMonth,
+        sort: [{ id: 'TotalNet', desc: true }],
+        page: 5,
+        pageSize: 10,
+      })
+    ).json();
+    expect(residualPage.rows.map((r: { MID: string }) => r.MID)).toEqual(residualOrder.slice(40, 50));
+  });
+
   it('filters text by case-insensitive prefix', async () => {
     const some = (await query(admin, { pageSize: 25 })).json().rows[3];
     const prefix = String(some.dba).slice(0, 3).toUpperCase();

@@ -51,6 +51,13 @@ export interface TableSource<Id extends string> {
    * group instead of every matching row. The first that fits is used.
    */
   rollups?: readonly TableRollup<Id>[];
+  /**
+   * The tiebreak is indexed beside the base conditions and the sortable columns (e.g. a month's rows with each
+   * sort column and the merchant): a page past the first is found by its tiebreak keys first, which an index
+   * walks over the skipped rows without reading them, and then only the page's own rows are read. Without it an
+   * offset reads every row it skips (page 200 of 25 reads 5,000 rows for 25).
+   */
+  keyedPages?: true;
 }
 
 export interface TableRollup<Id extends string> {
@@ -225,8 +232,17 @@ export async function queryPage<Id extends string, Row>(
                 order by ${order} limit ${pageSize} offset ${offset}) page
           join ${joinedFrom(source)} on ${sql.raw(lookup.key)} = page.page_key
           order by ${order}`.execute(db)
-      : await sql<Row>`select ${selectList(source, ids)} from ${joinedFrom(source)} ${where(conds)}
-          order by ${order} limit ${pageSize} offset ${offset}`.execute(db);
+      : source.keyedPages && !lookup && offset > 0
+        ? // The tiebreak is unique among the rows that match (it makes the order total), so the page's keys
+          // with the same conditions find exactly the page's rows, in one statement (one snapshot).
+          await sql<Row>`select ${selectList(source, ids)}
+            from (select ${sql.raw(source.tiebreak)} as page_key from ${fromClause(source)} ${where(conds)}
+                  order by ${order} limit ${pageSize} offset ${offset}) page
+            join ${joinedFrom(source)} on ${sql.raw(source.tiebreak)} = page.page_key
+            ${where(conds)}
+            order by ${order}`.execute(db)
+        : await sql<Row>`select ${selectList(source, ids)} from ${joinedFrom(source)} ${where(conds)}
+            order by ${order} limit ${pageSize} offset ${offset}`.execute(db);
   const from = readsLookup(source, request, false) ? joinedFrom(source) : fromClause(source);
   // The count and the totals in one pass over the same filtered rows, so they always agree.
   const summed = source.def.columns.filter((c) => c.total).map((c) => c.id);

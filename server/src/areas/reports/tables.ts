@@ -41,6 +41,7 @@ export const selfServeSource: TableSource<SelfServeColumn> = {
   },
   searchable: ['mid', 'dba', 'legalname', 'groupname'],
   tiebreak: 's.merchant_id',
+  keyedPages: true,
   // A month without a filter or search counts and sums its kept totals per ISO (2026_11_27_0010_month_totals).
   rollups: [
     {
@@ -95,6 +96,7 @@ export const residualSource: TableSource<ResidualColumn> = {
   },
   searchable: ['MID', 'DBA', 'Agent'],
   tiebreak: 'r.id',
+  keyedPages: true,
   // A month without a filter or search counts and sums its kept totals per ISO (2026_11_27_0010_month_totals).
   rollups: [
     {
