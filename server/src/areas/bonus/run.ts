@@ -279,13 +279,17 @@ export async function clawbackVolumeSums(
       where d.volume <> 0
     ),
     spread as (
+      -- Each merchant's months by its index; a month before the first daily row has no days to look for.
       select c.id, c.within, c.has_within, greatest(mm.month, c.opened) as a,
         least((mm.month + interval '1 month' - interval '1 day')::date, ${runDate}::date) as b,
         round(mm.volume / extract(day from (mm.month + interval '1 month' - interval '1 day'))::numeric, 2) as p
-      from c join merchant_monthly mm on mm.merchant_id = c.id
-        and mm.month between date_trunc('month', c.opened)::date and ${runDate}::date
-      where mm.volume <> 0
-        and not exists (select 1 from merchant_daily d2 where d2.merchant_id = mm.merchant_id
+      from c cross join lateral (
+        select mm.month, mm.volume from merchant_monthly mm
+        where mm.merchant_id = c.id and mm.month between date_trunc('month', c.opened)::date and ${runDate}::date
+          and mm.volume <> 0
+        offset 0) mm
+      where mm.month + interval '1 month' <= (select min(day) from merchant_daily)
+        or not exists (select 1 from merchant_daily d2 where d2.merchant_id = c.id
           and d2.day >= mm.month and d2.day < mm.month + interval '1 month')
     ),
     months(id, total, within, last_month, last_deposit) as (
