@@ -86,10 +86,10 @@ export async function freshStorage(db: Db, tables: readonly string[]): Promise<s
     order by c.relname`.execute(db);
   const empty: string[] = [];
   for (const { table } of rows) {
-    const { rows: any } = await sql<{
-      found: boolean;
-    }>`select exists (select 1 from ${sql.table(table)}) as found`.execute(db);
-    if (!any[0]?.found) empty.push(table);
+    const { rows: found } = await sql<{
+      present: boolean;
+    }>`select exists (select 1 from ${sql.table(table)}) as present`.execute(db);
+    if (!found[0]?.present) empty.push(table);
   }
   if (empty.length > 0) await sql`truncate ${sql.join(empty.map((t) => sql.table(t)))}`.execute(db);
   return empty;
