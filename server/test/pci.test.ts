@@ -192,6 +192,43 @@ describe('masking of T/R and DDA', () => {
   });
 });
 
+describe('the merchants table', () => {
+  it('pages, counts, filters and sorts the open merchants as plain SQL over the raw rows does', async () => {
+    const open = `from pci_merchants p join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id
+      where p.merchant_status = ''`;
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{}, '', 'p.mid'],
+      [
+        { filters: [{ id: 'pci_compliant', kind: 'select', values: ['Non-Compliant'] }], page: 2 },
+        'and not p.pci_compliant',
+        'p.mid',
+      ],
+      [
+        {
+          filters: [{ id: 'pci_compliant', kind: 'select', values: ['Compliant'] }],
+          sort: [{ id: 'iso_name', desc: true }],
+        },
+        'and p.pci_compliant',
+        'pa.account_name desc, p.merchant_id',
+      ],
+      [{ filters: [{ id: 'dba_name', kind: 'text', value: 's' }] }, "and lower(m.dba) like 's%'", 'p.mid'],
+      [{ sort: [{ id: 'open_date', desc: false }], page: 3 }, '', 'm.opened_on, p.merchant_id'],
+    ];
+    for (const [request, where, order] of cases) {
+      const page = (await finance.post('/api/app/pci/merchants/query', { pageSize: 25, ...request })).json();
+      const { rows } = await sql<{ mid: string }>`select p.mid ${sql.raw(open)} ${sql.raw(where)}
+        order by ${sql.raw(order)}`.execute(t.db);
+      const from = ((request.page as number | undefined) ?? 1) * 25 - 25;
+      expect(rows.length, where).toBeGreaterThan(from + 5);
+      expect(page.total, where).toBe(rows.length);
+      expect(
+        page.rows.map((r: { mid: string }) => r.mid),
+        `${where} ${order}`,
+      ).toEqual(rows.slice(from, from + 25).map((r) => r.mid));
+    }
+  });
+});
+
 describe('the billing run', () => {
   it('refuses a month not chosen or not started', async () => {
     expect(

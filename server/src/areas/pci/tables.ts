@@ -44,7 +44,15 @@ export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn>
       dda: reveal ? 'p.dda_number' : MASKED_ACCOUNT,
     },
     // The open merchants as a derived table, so the whole-table count below needs no join.
-    from: `(select * from pci_merchants where merchant_status = '') p ${merchantJoins}`,
+    from: `(select * from pci_merchants where merchant_status = '') p`,
+    // The merchant's and the ISO's columns are joined only when a request filters, searches or sorts by one of
+    // them; otherwise the page and its count are found in pci_merchants alone (the Non-Compliant filter counts
+    // 15,000 rows at the large scale, each of which was joined to its merchant and ISO to be counted).
+    lookup: {
+      join: merchantJoins,
+      columns: ['dba_name', 'iso_name', 'merchant_profile', 'open_date'],
+      key: 'p.merchant_id',
+    },
     searchable: ['mid', 'dba_name'],
     tiebreak: 'p.merchant_id',
     ...(reveal ? { present: { tr: clear, dda: clear } } : {}),

@@ -42,6 +42,7 @@ import * as speed from './2026_11_25_0020_speed';
 import * as leadsDocuments from './2026_11_25_0050_leads_documents';
 import * as biAnswerCache from './2026_11_26_0010_bi_answer_cache';
 import * as monthTotals from './2026_11_27_0010_month_totals';
+import * as pciCompliantIndex from './2026_11_27_0020_pci_compliant_index';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0050_leads_documents': leadsDocuments,
   '2026_11_26_0010_bi_answer_cache': biAnswerCache,
   '2026_11_27_0010_month_totals': monthTotals,
+  '2026_11_27_0020_pci_compliant_index': pciCompliantIndex,
 };
