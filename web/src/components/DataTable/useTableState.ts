@@ -21,6 +21,11 @@ export interface TableStateControls {
   setPageSize: (pageSize: number) => void;
   setColumns: (columns: string[]) => void;
   applySaved: (saved: SavedFilters, columns: readonly string[]) => void;
+  /**
+   * The state in the address bar now. `state` is that of the last render: a router navigation renders later
+   * (in a transition), so a report saved right after a change (a column box ticked, then Save) must read this.
+   */
+  latest: () => TableState;
 }
 
 /**
@@ -62,7 +67,8 @@ export function useTableState(def: TableDef, namespace?: string): TableStateCont
       setPageSize: (pageSize) => update((s) => ({ ...s, pageSize, page: 1 })),
       setColumns: (columns) => update((s) => ({ ...s, columns })),
       applySaved: (saved, columns) => update(() => fromSaved(def, saved, columns)),
+      latest: () => readTableState(def, latestParams(), namespace),
     }),
-    [state, update, def],
+    [state, update, def, namespace],
   );
 }

@@ -83,7 +83,10 @@ export function MonthReport(props: MonthReportProps) {
       />
       <SavedReports
         calls={tableReportCalls(props.table)}
-        current={() => ({ saved: toSavedFilters(state), columns: state.columns })}
+        current={() => {
+          const now = controls.latest();
+          return { saved: toSavedFilters(now), columns: now.columns };
+        }}
         onLoad={controls.applySaved}
       />
       <ServerTable

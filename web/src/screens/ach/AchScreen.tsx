@@ -209,7 +209,10 @@ export default function AchScreen() {
       <ReturnRatePanel onShow={showRates} />
       <SavedReports
         calls={ACH_REPORT_CALLS}
-        current={() => ({ saved: toSavedFilters(state), columns: state.columns })}
+        current={() => {
+          const now = controls.latest();
+          return { saved: toSavedFilters(now), columns: now.columns };
+        }}
         onLoad={controls.applySaved}
       />
       {stale && (
