@@ -69,8 +69,14 @@ test.describe('Partners as an editor (sales_admin with partner editing)', () => 
     // The search applies a second after typing stops, and is kept in the URL; empty text brings the list back.
     await page.getByRole('textbox', { name: 'Search' }).fill('Summit');
     await expect(page).toHaveURL(/q=Summit/);
+    // The list shown before the search stays until the searched one has come back and rendered.
+    await expect
+      .poll(async () => {
+        const shown = await accordionAccounts(page);
+        return shown.length > 0 && shown.every((account) => /Summit/i.test(account));
+      })
+      .toBe(true);
     const found = await accordionAccounts(page);
-    expect(found.length).toBeGreaterThan(0);
     for (const account of found) expect(account).toMatch(/Summit/i);
     await page.getByRole('button', { name: 'Clear search' }).click();
     await expect(page).not.toHaveURL(/q=/);
