@@ -160,11 +160,18 @@ async function summitId() {
 
 /** Every ACH row's content but its key, in a stable order: the same seed and day must give the same text. */
 async function fingerprint() {
-  const { rows } = await sql<{ returns: string; entries: string; reserves: string; rates: string }>`select
+  const { rows } = await sql<{
+    returns: string;
+    entries: string;
+    reserves: string;
+    rates: string;
+    isoRates: string;
+  }>`select
     (select md5(string_agg(x, '|' order by x)) from (select (to_jsonb(r) - 'id')::text as x from ach_returns r) a) as returns,
     (select md5(string_agg(x, '|' order by x)) from (select to_jsonb(e)::text as x from ach_debit_entries e) a) as entries,
     (select md5(string_agg(x, '|' order by x)) from (select to_jsonb(v)::text as x from ach_reserves v) a) as reserves,
-    (select md5(string_agg(x, '|' order by x)) from (select to_jsonb(w)::text as x from ach_rate_window w) a) as rates`.execute(
+    (select md5(string_agg(x, '|' order by x)) from (select to_jsonb(w)::text as x from ach_rate_window w) a) as rates,
+    (select md5(string_agg(x, '|' order by x)) from (select to_jsonb(w)::text as x from ach_rate_window_iso w) a) as "isoRates"`.execute(
     t.db,
   );
   return rows[0];
@@ -919,6 +926,7 @@ describe('seeding a demo database whose ACH tables are empty', () => {
     await sql`delete from ach_reserves`.execute(t.db);
     await sql`delete from ach_debit_entries`.execute(t.db);
     await sql`delete from ach_rate_window`.execute(t.db);
+    await sql`delete from ach_rate_window_iso`.execute(t.db);
     const report = await seedAchIfMissing(t.db);
     expect(report?.returns).toBeGreaterThan(0);
     expect(await fingerprint()).toEqual(seeded);

@@ -125,6 +125,11 @@ export interface Database {
   ach_history: AchHistoryTable;
   ach_debit_entries: { merchant_id: number; partner_id: number; day: DateOnly; entries: number };
   ach_rate_window: AchRateWindowTable;
+  /** ach_rate_window summed per ISO, rebuilt with it (migration 2026_11_28_0010). */
+  ach_rate_window_iso: Omit<AchRateWindowTable, 'merchant_id'> & {
+    merchants: number;
+    merchants_over: number;
+  };
   ach_legal_names: AchGroupTotals & {
     partner_id: number;
     legal_name: string;

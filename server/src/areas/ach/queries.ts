@@ -4,7 +4,6 @@ import {
   type AchColumn,
   type AchEditableColumn,
   ADMINISTRATIVE_RETURN_CODES,
-  RETURN_RATE_THRESHOLDS,
   type ReturnRateLevel,
   returnRates,
   returnRateWindow,
@@ -100,30 +99,19 @@ function merchantReturnCounts(asOf: string): RawBuilder<unknown> {
     ) x group by merchant_id, partner_id)`;
 }
 
-/** Rebuilds the rollup of return counts for `asOf` (as the table owner: every ISO's merchants). */
+/** Rebuilds the rollups of return counts for `asOf`, per merchant and per ISO (as the table owner: every ISO's merchants). */
 export async function refreshRateWindow(db: Db, asOf: string) {
   await sql`delete from ach_rate_window`.execute(db);
   await sql`insert into ach_rate_window (merchant_id, partner_id, as_of, entries, returns, unauthorized, administrative)
     select merchant_id, partner_id, ${asOf}::date, entries, returns, unauthorized, administrative
     from ${merchantReturnCounts(asOf)} c`.execute(db);
+  await sql`delete from ach_rate_window_iso`.execute(db);
+  await sql`insert into ach_rate_window_iso
+      (partner_id, as_of, entries, returns, unauthorized, administrative, merchants, merchants_over)
+    select partner_id, ${asOf}::date, sum(entries), sum(returns), sum(unauthorized), sum(administrative),
+           count(*) filter (where entries > 0 or returns > 0), count(*) filter (where over)
+    from ach_rate_window group by partner_id`.execute(db);
 }
-
-/**
- * Over a threshold, in whole numbers so the boundary is exact: rate > threshold ⇔ count × 1000 > entries ×
- * threshold × 1000 (the thresholds are whole tenths of a percent).
- */
-const overThreshold = (count: RawBuilder<unknown>, per1000: number) =>
-  sql`(${count}::bigint * 1000 > ${sql.lit(Math.round(per1000 * 1000))} * entries::bigint and entries > 0)`;
-
-const overAny = sql`(${overThreshold(sql`unauthorized`, RETURN_RATE_THRESHOLDS.unauthorized)}
-  or ${overThreshold(sql`administrative`, RETURN_RATE_THRESHOLDS.administrative)}
-  or ${overThreshold(sql`returns`, RETURN_RATE_THRESHOLDS.overall)})`;
-
-/** The worst rate ÷ its threshold (above 1: over), for ordering the most severe first. */
-const severity = sql`case when entries > 0 then greatest(
-    unauthorized::float8 / entries / ${sql.lit(RETURN_RATE_THRESHOLDS.unauthorized)},
-    administrative::float8 / entries / ${sql.lit(RETURN_RATE_THRESHOLDS.administrative)},
-    returns::float8 / entries / ${sql.lit(RETURN_RATE_THRESHOLDS.overall)}) else 0 end`;
 
 // ---------------------------------------------------------------- the calls' queries
 
@@ -315,8 +303,9 @@ export async function achList(db: Db) {
  * highest overall rate. Under an ISO scope the rollup holds only that ISO's merchants.
  */
 export async function returnRatesPanel(db: Db, level: ReturnRateLevel, limit: number) {
+  // Every row of both rollups has the day they were rebuilt for; the ISOs' rollup is the smaller.
   const asOf = await db
-    .selectFrom('ach_rate_window')
+    .selectFrom('ach_rate_window_iso')
     .select(sql<string>`max(as_of)::text`.as('as_of'))
     .executeTakeFirst();
   const window = returnRateWindow(asOf?.as_of ?? new Date().toISOString().slice(0, 10));
@@ -329,15 +318,12 @@ export async function returnRatesPanel(db: Db, level: ReturnRateLevel, limit: nu
             where w.entries > 0 or w.returns > 0
             order by w.over desc, w.severity desc, w.overall desc, w.merchant_id
             limit ${limit}`
-      : sql`select key, mid, dba, iso, entries, returns, unauthorized, administrative from (
-              select w.partner_id::text as key, null::text as mid, null::text as dba, p.account_name as iso,
-                     sum(w.entries)::int as entries, sum(w.returns)::int as returns,
-                     sum(w.unauthorized)::int as unauthorized, sum(w.administrative)::int as administrative
-              from ach_rate_window w join partners p on p.id = w.partner_id
-              group by w.partner_id, p.account_name) c
-            where entries > 0 or returns > 0
-            order by ${overAny} desc, ${severity} desc,
-                     case when entries > 0 then returns::float8 / entries else 0 end desc, iso, key
+      : // Each ISO's sums and rank are kept too (migration 2026_11_28_0010): a thousand rows, not every merchant's.
+        sql`select w.partner_id::text as key, null::text as mid, null::text as dba, p.account_name as iso,
+                   w.entries, w.returns, w.unauthorized, w.administrative
+            from ach_rate_window_iso w join partners p on p.id = w.partner_id
+            where w.entries > 0 or w.returns > 0
+            order by w.over desc, w.severity desc, w.overall desc, p.account_name, w.partner_id::text
             limit ${limit}`;
   const { rows } = await sql<{
     key: string;
@@ -351,14 +337,10 @@ export async function returnRatesPanel(db: Db, level: ReturnRateLevel, limit: nu
   }>`${ranked}`.execute(db);
   const summary =
     level === 'merchant'
-      ? await sql<{ over: number; total: number }>`select count(*) filter (where over)::int as over,
-          count(*)::int as total from ach_rate_window where entries > 0 or returns > 0`.execute(db)
-      : await sql<{ over: number; total: number }>`select count(*) filter (where ${overAny})::int as over,
-          count(*)::int as total
-        from (select sum(entries)::int as entries, sum(returns)::int as returns,
-                     sum(unauthorized)::int as unauthorized, sum(administrative)::int as administrative
-              from ach_rate_window group by partner_id) c
-        where entries > 0 or returns > 0`.execute(db);
+      ? await sql<{ over: number; total: number }>`select coalesce(sum(merchants_over), 0)::int as over,
+          coalesce(sum(merchants), 0)::int as total from ach_rate_window_iso`.execute(db)
+      : await sql<{ over: number; total: number }>`select count(*) filter (where over)::int as over,
+          count(*)::int as total from ach_rate_window_iso where entries > 0 or returns > 0`.execute(db);
   return {
     from: window.from,
     to: window.to,
