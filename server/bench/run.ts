@@ -1001,13 +1001,19 @@ if (section('bonus')) {
   const monthly = lastDueWindow('M', today);
   const clawback = lastDueWindow('CB', today);
   if (monthly) {
-    const d = await timed(() => post('/api/bonus/GetBonus', { bonusType: 'M', date: monthly.end }), RUNS);
-    bonusRows.push({
-      question: 'GetBonus (last monthly window)',
-      p50: ms(d.p50),
-      p95: ms(d.p95),
-      target: `p95 ≤ 25 ms ${d.p95 <= 25 ? '✓' : '✗'}`,
-    });
+    // The answer is kept until a table it reads changes (platform/answerCache.ts): asked again, and first asked
+    // after a change.
+    const call = () => post('/api/bonus/GetBonus', { bonusType: 'M', date: monthly.end });
+    for (const [question, d] of [
+      ['GetBonus (last monthly window)', await timed(call, RUNS)],
+      ['GetBonus (last monthly window), first ask after a change', await timedAfterChange('bonus', call, RUNS)],
+    ] as const)
+      bonusRows.push({
+        question,
+        p50: ms(d.p50),
+        p95: ms(d.p95),
+        target: `p95 ≤ 25 ms ${d.p95 <= 25 ? '✓' : '✗'}`,
+      });
   }
   if (clawback) {
     const d = await timed(() => post('/api/bonus/GetClawback', { date: clawback.runDate }), RUNS);

@@ -2,6 +2,7 @@ import {
   addDays,
   type BonusActivationRow,
   type BonusRow,
+  bonusEndpoints,
   bonusPaths,
   type ClawbackRow,
   clawbackVolumes,
@@ -106,6 +107,82 @@ describe('GetBonus', () => {
       expect(r.approved_on >= w.start && r.approved_on <= w.end).toBe(true);
   });
 
+  it('is written by PostgreSQL as JSON that fits the output schema exactly, a worked moment as ISO text in UTC', async () => {
+    const w = await busyMonthlyWindow();
+    const { rows: picked } = await sql<{
+      id: number;
+      worked_datetime: Date | null;
+      worked_by: string | null;
+    }>`
+      select id, worked_datetime, worked_by from bonus_rows where period = 'M' and window_start = ${w.start}::date
+      order by id limit 1`.execute(t.db);
+    const row = picked[0];
+    if (!row) throw new Error('no row');
+    // A moment with milliseconds, written in another time zone: the answer gives it as Date.toISOString() does.
+    await sql`update bonus_rows set worked_datetime = '2026-03-04 00:06:07.891-05', worked_by = 'x@paydesk.local'
+      where id = ${row.id}`.execute(t.db);
+    try {
+      const res = await (await as(ADMIN)).post(bonusPaths.getBonus, { bonusType: 'M', date: w.end });
+      expect(res.statusCode).toBe(200);
+      const answer = res.json() as Record<string, unknown>[];
+      expect(answer.length).toBeGreaterThan(2);
+      const parsed = bonusEndpoints.getBonus.output.safeParse(answer);
+      expect(parsed.success).toBe(true);
+      expect(parsed.data).toEqual(answer);
+      for (const r of answer)
+        expect(Object.keys(r).sort()).toEqual(
+          Object.keys(bonusEndpoints.getBonus.output.element.shape).sort(),
+        );
+      const worked = answer.find((r) => r.id === row.id);
+      expect(worked?.worked_datetime).toBe(new Date('2026-03-04T05:06:07.891Z').toISOString());
+      expect(
+        answer
+          .filter((r) => r.id !== row.id)
+          .every((r) => r.worked_datetime === null || typeof r.worked_datetime === 'string'),
+      ).toBe(true);
+      // In the order the screen shows: by MID.
+      const mids = answer.map((r) => String(r.mid));
+      expect(mids).toEqual([...mids].sort());
+    } finally {
+      await sql`update bonus_rows set worked_datetime = ${row.worked_datetime}, worked_by = ${row.worked_by}
+        where id = ${row.id}`.execute(t.db);
+    }
+  });
+
+  it('is kept until a figure it shows changes: a day of volume, a note', async () => {
+    const w = await busyMonthlyWindow();
+    const admin = await as(ADMIN);
+    const ask = async () =>
+      (await admin.post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })).json() as BonusRow[];
+    // A row whose volume is summed from the daily rows, and one of its days up to the bonus date.
+    const { rows: picked } = await sql<{ id: number; merchant_id: number; day: string; volume: string }>`
+      select b.id, b.merchant_id, d.day::text as day, d.volume::text as volume
+      from bonus_rows b join merchants m on m.id = b.merchant_id
+      join merchant_daily d on d.merchant_id = b.merchant_id and d.day <= b.bonus_date
+      where b.period = 'M' and b.window_start = ${w.start}::date
+        and m.opened_on >= (select min(day) from merchant_daily)
+      order by b.id, d.day limit 1`.execute(t.db);
+    const day = picked[0];
+    if (!day) throw new Error('no bonus row with daily volume');
+    const before = await ask();
+    expect(await ask()).toEqual(before);
+    const row = before.find((r) => r.id === day.id);
+    if (!row) throw new Error('row not answered');
+    await sql`update merchant_daily set volume = volume + 1000 where merchant_id = ${day.merchant_id}
+      and day = ${day.day}::date`.execute(t.db);
+    try {
+      const after = await ask();
+      expect(after.find((r) => r.id === day.id)?.volume).toBe(
+        toDecimalString(moneySum([parseMoney(row.volume), parseMoney('1000.00')])),
+      );
+      expect(after.filter((r) => r.id !== day.id)).toEqual(before.filter((r) => r.id !== day.id));
+    } finally {
+      await sql`update merchant_daily set volume = ${day.volume}::numeric where merchant_id = ${day.merchant_id}
+        and day = ${day.day}::date`.execute(t.db);
+    }
+    expect(await ask()).toEqual(before);
+  });
+
   it('pays the PayLo default on approval: $100 plus the general equipment amount, for merchants no named spec or exclusion takes', async () => {
     const w = await busyMonthlyWindow();
     const { rows } = await sql<{ mid: string; expected: string }>`
@@ -193,6 +270,14 @@ describe('GetBonus', () => {
       where b.period = 'M' and b.window_start = ${w.start}::date and p.account_name = ${SUMMIT}`.execute(
       t.db,
     );
+    // Staff's answer is kept first: the ISO's is kept apart from it.
+    expect(
+      (
+        (
+          await (await as(ADMIN)).post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })
+        ).json() as BonusRow[]
+      ).length,
+    ).toBeGreaterThan(rows[0]?.n ?? 0);
     const partner = await as(PARTNER);
     const got = (
       await partner.post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })

@@ -18,10 +18,18 @@ import {
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { keptJson } from '../../platform/answerCache';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { BONUS_RUN_JOB } from './jobs';
-import { activationRows, allMatches, bonusRows, clawbackRows, extraBonusRows, matchesByMid } from './queries';
+import {
+  activationRows,
+  allMatches,
+  bonusRowsJson,
+  clawbackRows,
+  extraBonusRows,
+  matchesByMid,
+} from './queries';
 import { computeBonusWindow, computeClawbackRun, loadSpecs } from './run';
 import { checkIsoGroups, deleteSpecRow, listLabel, logChange, ok, refused, saveSpecRow } from './specs';
 
@@ -41,10 +49,13 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: bonusEndpoints.getBonus,
     access: 'session',
     scope: 'iso',
-    handler: async ({ db, input }) => {
+    handler: async ({ db, input, user }) => {
       const window = input.bonusType === 'W' ? weeklyWindow(input.date) : monthlyWindow(input.date);
       if (!window) throw noWindow(input.bonusType === 'W' ? 'weekly' : 'monthly', input.date);
-      return bonusRows(db, window);
+      // Kept per ISO scope and window until a bonus row, a merchant, an ISO or a day's figures change.
+      return keptJson(deps.db, db, 'bonus', `${user.isoId ?? 'staff'}:${window.kind}:${window.start}`, () =>
+        bonusRowsJson(db, window),
+      );
     },
   });
 

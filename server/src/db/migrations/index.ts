@@ -44,6 +44,7 @@ import * as biAnswerCache from './2026_11_26_0010_bi_answer_cache';
 import * as monthTotals from './2026_11_27_0010_month_totals';
 import * as pciCompliantIndex from './2026_11_27_0020_pci_compliant_index';
 import * as achRateWindowIso from './2026_11_28_0010_ach_rate_window_iso';
+import * as bonusAnswerCache from './2026_11_28_0020_bonus_answer_cache';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0010_month_totals': monthTotals,
   '2026_11_27_0020_pci_compliant_index': pciCompliantIndex,
   '2026_11_28_0010_ach_rate_window_iso': achRateWindowIso,
+  '2026_11_28_0020_bonus_answer_cache': bonusAnswerCache,
 };
