@@ -1,4 +1,4 @@
-import { addMonths, monthStart, residualTable, XLSX_MIME } from '@paydesk/domain';
+import { addMonths, monthStart, residualTable, uploadTypes, XLSX_MIME } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -793,6 +793,120 @@ describe('upload data', () => {
     ).toBe(before);
     const json = (await admin.post('/api/residual_tsys', { month: residualMonth })).json();
     expect(json).toHaveLength(before);
+  });
+
+  describe('a residual file of several batches, applied batch by batch as it is read', () => {
+    // Fifteen months far in the future, every merchant in each, in MID order: every batch of about a megabyte
+    // holds rows of every month, so a month whose old rows were deleted for an early batch must keep the rows the
+    // earlier batches inserted.
+    const months = Array.from({ length: 15 }, (_, i) => addMonths('2098-01-01', i).slice(0, 7));
+    let merchants: { mid: string }[] = [];
+    const residualsChecksum = async () => {
+      const { rows } = await sql<{ sum: string }>`
+        select md5(string_agg(to_jsonb(r)::text, '|' order by r.id)) as sum from residuals r`.execute(t.db);
+      return rows[0]?.sum;
+    };
+    const header = uploadTypes.residual_tsys.columns.map((c) => c.header);
+    const row = (m: string, mid: string, i: number) => {
+      const net = ((i * 37) % 100_000) / 100 - 150;
+      return [
+        m,
+        mid,
+        `Merchant ${mid} doing business under a longer name`,
+        `Agent ${i % 40}`,
+        `Office ${i % 7}`,
+        'Monthly',
+        'ISO',
+        i % 300,
+        1000 + i,
+        10 + (i % 90),
+        20 + (i % 50),
+        5 + (i % 25),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        30 + (i % 60),
+        4,
+        net,
+        null,
+        12.5,
+        net,
+      ];
+    };
+    beforeAll(async () => {
+      ({ rows: merchants } = await sql<{ mid: string }>`select mid from merchants order by mid`.execute(
+        t.db,
+      ));
+      // Old rows in one of the months: the import replaces them.
+      await sql`insert into residuals (partner_id, merchant_id, month, processor, mid, dba, transactions, volume,
+          income, gross, net, total_gross, total_payout, total_net, expense, profit_loss)
+        select partner_id, id, '2098-02-01', 'TSYS', mid, dba, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+        from merchants order by mid limit 5`.execute(t.db);
+    });
+
+    const file = (extra: unknown[][] = []) => {
+      const rows: unknown[][] = [header];
+      let i = 0;
+      for (const { mid } of merchants) for (const m of months) rows.push(row(m, mid, i++));
+      return xlsx([...rows, ...extra]);
+    };
+
+    it('refuses a bad row at the very end and leaves every residual as it was', async () => {
+      const before = await residualsChecksum();
+      const unknown = await admin.upload(
+        '/api/uploadresidual_tsys',
+        await file([row('2098-03', 'NOPE-0000', 1)]),
+      );
+      expect(unknown.statusCode).toBe(400);
+      const lastRow = merchants.length * months.length + 2;
+      expect(unknown.json().problems).toEqual([
+        { row: lastRow, column: 'MID', message: 'Unknown MID NOPE-0000' },
+      ]);
+      const twice = await admin.upload(
+        '/api/uploadresidual_tsys',
+        await file([row('2098-03', merchants[0]?.mid ?? '', 2)]),
+      );
+      expect(twice.statusCode).toBe(400);
+      expect(twice.json().problems[0]).toMatchObject({ row: lastRow, column: 'MID' });
+      expect(await residualsChecksum()).toBe(before);
+    });
+
+    it('replaces exactly the months of the file with its rows, and nothing else', async () => {
+      const { rows: others } = await sql<{ sum: string }>`
+        select md5(string_agg(to_jsonb(r)::text, '|' order by r.id)) as sum from residuals r
+        where r.month < '2098-01-01'`.execute(t.db);
+      const sent = await file();
+      const res = await admin.upload('/api/uploadresidual_tsys', sent);
+      expect(res.statusCode, res.body).toBe(200);
+      const expected = (await readXlsx(sent)).slice(1);
+      expect(res.json().rows).toBe(expected.length);
+      expect(expected.length).toBe(merchants.length * months.length);
+      const { rows: got } = await sql<{ month: string; mid: string; agent: string; total_net: string }>`
+        select to_char(month, 'YYYY-MM') as month, mid, agent, total_net::text as total_net from residuals
+        where month >= '2098-01-01' order by month, mid`.execute(t.db);
+      const want = expected
+        .map((r) => ({
+          month: String(r[0]),
+          mid: String(r[1]),
+          agent: String(r[3]),
+          total_net: Number(r[22]).toFixed(2),
+        }))
+        .sort((a, b) => (a.month === b.month ? (a.mid < b.mid ? -1 : 1) : a.month < b.month ? -1 : 1));
+      expect(got).toEqual(want);
+      const { rows: after } = await sql<{ sum: string }>`
+        select md5(string_agg(to_jsonb(r)::text, '|' order by r.id)) as sum from residuals r
+        where r.month < '2098-01-01'`.execute(t.db);
+      expect(after[0]?.sum).toBe(others[0]?.sum);
+    });
+
+    afterAll(async () => {
+      await sql`delete from residuals where month >= '2098-01-01'`.execute(t.db);
+    });
   });
 
   it('takes the spec’s JSON form of an upload, all or nothing', async () => {

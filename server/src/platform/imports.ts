@@ -44,11 +44,17 @@ export interface StagedImport {
 /**
  * Reads the source row by row into the temporary table `import_rows` (row_no plus one column per layout column) and
  * returns how many rows were staged. Throws ImportRejected when any row is bad.
+ *
+ * `onStaged`, when given, runs after each batch is written, in the same transaction, before the next batch is
+ * written (the file is read on meanwhile): an import can apply the rows staged so far while the rest of the file
+ * is still being read, instead of after it (see areas/reports/imports.ts, residualImport). Whatever it writes is
+ * undone with the rest when the file turns out to be bad.
  */
 export async function stageImport(
   db: Db,
   columns: readonly UploadColumn[],
   source: ImportSource,
+  onStaged?: () => Promise<void>,
 ): Promise<number> {
   const defs = columns.map((c) => `${stagingColumn(c.header)} ${SQL_TYPE[c.type]}`).join(', ');
   await sql
@@ -61,7 +67,7 @@ export async function stageImport(
   let writing: Promise<unknown> = Promise.resolve();
   const write = async (rows: CopyRows) => {
     await writing;
-    writing = copyIn(db, 'import_rows', names, rows);
+    writing = copyIn(db, 'import_rows', names, rows).then(onStaged);
     // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
     writing.catch(() => {});
   };

@@ -75,30 +75,70 @@ const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.
 /**
  * Residual rows replace the residuals of every (processor, month) in the file. `processor` is a SQL
  * expression: the file's Processor column, or a fixed processor for the Residual_TSYS/PPS uploads.
+ *
+ * The rows are applied as they are staged (stageImport's `onStaged`): each batch's months not yet replaced have
+ * their old rows deleted, then the batch's rows are inserted, while the thread reads the rest of the file; 100,000
+ * rows used to be read first and inserted after, one wait after the other. The file's checks (a processor it
+ * knows, known MIDs, each MID once per month) run on the whole file at the end, and a bad file is refused with
+ * everything the batches wrote undone, as the request's transaction rolls back.
  */
-export async function applyResidualImport(db: Db, processor: 'file' | 'TSYS' | 'PPS'): Promise<void> {
+export function residualImport(processor: 'file' | 'TSYS' | 'PPS') {
   const processorExpr = processor === 'file' ? 'upper(r.c_processor)' : `'${processor}'`;
-  if (processor === 'file') {
-    await rejectRows(
-      db,
-      "select row_no, c_processor from import_rows r where upper(r.c_processor) not in ('TSYS', 'PPS')",
-      (r) => `Processor must be TSYS or PPS, not ${r.c_processor}`,
-      'Processor',
-    );
-  }
-  await checkMids(db, processor === 'file' ? ['c_yearmonth', 'upper(c_processor)'] : ['c_yearmonth']);
-  await sql
-    .raw(`delete from residuals x using (select distinct ${processorExpr} as processor, r.c_yearmonth as month from import_rows r) p
-          where x.processor = p.processor and x.month = p.month`)
-    .execute(db);
-  await sql
-    .raw(`insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule, payout_to,
-            transactions, volume, income, gross, net, ach_collected_gross, ach_collected_payout, ach_collected_net,
-            ach_rejected_gross, ach_rejected_net, refunds_gross, refunds_payout, refunds_net,
-            total_gross, total_payout, total_net, income1, expense, profit_loss)
-          select m.partner_id, m.id, r.c_yearmonth, ${processorExpr}, r.c_mid, coalesce(r.c_dba, m.dba), r.c_agent, r.c_office,
-            r.c_payoutschedule, r.c_payoutto, ${RESIDUAL_VALUES}
-          from import_rows r join merchants m on m.mid = r.c_mid`)
-    .execute(db);
-  await refreshDerived(db, { table: 'residuals' });
+  // A row with another processor is left for the final check to refuse (it would break the table's own check).
+  const knownProcessor = processor === 'file' ? `upper(r.c_processor) in ('TSYS', 'PPS')` : 'true';
+  /** The last row_no applied, and the (processor, month) pairs whose old rows are already deleted. */
+  let through = 0;
+  const replaced = new Set<string>();
+  const staged = async (db: Db) => {
+    const { rows: last } = await sql<{
+      n: number;
+    }>`select coalesce(max(row_no), 0)::int as n from import_rows`.execute(db);
+    const upTo = last[0]?.n ?? 0;
+    if (upTo <= through) return;
+    const batch = sql`r.row_no > ${through} and r.row_no <= ${upTo} and ${sql.raw(knownProcessor)}`;
+    const { rows: months } = await sql<{ processor: string; month: string }>`
+      select distinct ${sql.raw(processorExpr)} as processor, r.c_yearmonth::text as month
+      from import_rows r where ${batch}`.execute(db);
+    for (const { processor: p, month } of months) {
+      if (replaced.has(`${p} ${month}`)) continue;
+      await sql`delete from residuals where processor = ${p} and month = ${month}::date`.execute(db);
+      replaced.add(`${p} ${month}`);
+    }
+    // Each row's merchant by its key (a batch is a few thousand rows; hashing every merchant for each would cost
+    // more than the lookups). An unknown MID finds none here and is refused by the final check.
+    await sql`
+      insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule,
+        payout_to, transactions, volume, income, gross, net, ach_collected_gross, ach_collected_payout,
+        ach_collected_net, ach_rejected_gross, ach_rejected_net, refunds_gross, refunds_payout, refunds_net,
+        total_gross, total_payout, total_net, income1, expense, profit_loss)
+      select m.partner_id, m.id, r.c_yearmonth, ${sql.raw(processorExpr)}, r.c_mid, coalesce(r.c_dba, m.dba),
+        r.c_agent, r.c_office, r.c_payoutschedule, r.c_payoutto, ${sql.raw(RESIDUAL_VALUES)}
+      from import_rows r
+      cross join lateral (select m.id, m.partner_id, m.dba from merchants m where m.mid = r.c_mid offset 0) m
+      where ${batch}`.execute(db);
+    through = upTo;
+  };
+  return {
+    /** For stageImport's `onStaged`. */
+    staged,
+    /** After staging: applies what is left, then checks the whole file (throws ImportRejected). */
+    async finish(db: Db): Promise<void> {
+      await staged(db);
+      if (processor === 'file') {
+        await rejectRows(
+          db,
+          "select row_no, c_processor from import_rows r where upper(r.c_processor) not in ('TSYS', 'PPS')",
+          (r) => `Processor must be TSYS or PPS, not ${r.c_processor}`,
+          'Processor',
+        );
+      }
+      await checkMids(db, processor === 'file' ? ['c_yearmonth', 'upper(c_processor)'] : ['c_yearmonth']);
+      await refreshDerived(db, { table: 'residuals' });
+    },
+  };
+}
+
+/** A residual import whose rows are all staged already. */
+export async function applyResidualImport(db: Db, processor: 'file' | 'TSYS' | 'PPS'): Promise<void> {
+  await residualImport(processor).finish(db);
 }

@@ -16,7 +16,7 @@ import { type Deps, route } from '../../platform/http';
 import { stageImport } from '../../platform/imports';
 import { holdRows, queryPage, type TableSource } from '../../platform/tableQuery';
 import { tableRoutes } from '../../platform/tableRoutes';
-import { applyResidualImport, applySelfServeImport } from './imports';
+import { applyResidualImport, applySelfServeImport, residualImport } from './imports';
 import { latestResidualMonth, residualMonth, selfServeMonth } from './months';
 import { residualSource, selfServeSource } from './tables';
 
@@ -36,6 +36,8 @@ interface MonthReport<Id extends string> {
   tableEndpoints: (typeof reportEndpoints)['selfServeTable'];
   importColumns: readonly UploadColumn[];
   applyImport: (db: Db, month: string) => Promise<void>;
+  /** An import applied batch by batch as its file is read (stageImport's onStaged), instead of applyImport. */
+  pipelinedImport?: () => ReturnType<typeof residualImport>;
 }
 
 const selfServe: MonthReport<string> = {
@@ -61,6 +63,7 @@ const residual: MonthReport<string> = {
   importColumns: residualImportColumns,
   // The file names its months and processors; the month on screen is only where the user was.
   applyImport: (db) => applyResidualImport(db, 'file'),
+  pipelinedImport: () => residualImport('file'),
 };
 
 const allColumns = (def: TableDef) => def.columns.map((c) => c.id);
@@ -126,8 +129,14 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       handler: async ({ query, file, db }) => {
         const month = report.checkMonth(query.dt);
         if (!file) throw badRequest('Send the .xlsx file as the request body');
-        const rows = await stageImport(db, report.importColumns, { kind: 'xlsx', file });
-        await report.applyImport(db, month);
+        const pipelined = report.pipelinedImport?.();
+        const rows = await stageImport(
+          db,
+          report.importColumns,
+          { kind: 'xlsx', file },
+          pipelined && (() => pipelined.staged(db)),
+        );
+        await (pipelined ? pipelined.finish(db) : report.applyImport(db, month));
         return { success: true, message: `Imported ${rows} row${rows === 1 ? '' : 's'}`, rows };
       },
     });

@@ -14,7 +14,7 @@ import { holdCursor } from '../../platform/heldCursor';
 import { type Deps, route } from '../../platform/http';
 import { rejectRows, stageImport } from '../../platform/imports';
 import { sendWorkbook } from '../../platform/spreadsheets';
-import { applyResidualImport, checkKnownMids } from '../reports/imports';
+import { applyResidualImport, checkKnownMids, residualImport } from '../reports/imports';
 
 /**
  * Upload Data (spec document 2 §2.9, §7): reference data in and out as spreadsheets. Only admin,
@@ -50,6 +50,12 @@ const APPLY: Record<UploadType, (db: Db) => Promise<void>> = {
   },
   residual_tsys: (db) => applyResidualImport(db, 'TSYS'),
   residual_pps: (db) => applyResidualImport(db, 'PPS'),
+};
+
+/** Imports applied batch by batch while the file is still read (residualImport); the rest apply at the end. */
+const PIPELINED: Partial<Record<UploadType, () => ReturnType<typeof residualImport>>> = {
+  residual_tsys: () => residualImport('TSYS'),
+  residual_pps: () => residualImport('PPS'),
 };
 
 /** The rows of an upload type in its file layout (so an export imports back as it is). */
@@ -100,12 +106,14 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       scope: 'staffOnly',
       file: true,
       handler: async ({ input, file, db }) => {
+        const pipelined = PIPELINED[type]?.();
         const rows = await stageImport(
           db,
           layout.columns,
           file ? { kind: 'xlsx', file } : { kind: 'rows', rows: input.records },
+          pipelined && (() => pipelined.staged(db)),
         );
-        await APPLY[type](db);
+        await (pipelined ? pipelined.finish(db) : APPLY[type](db));
         return {
           success: true,
           message: `Imported ${rows} ${layout.label} row${rows === 1 ? '' : 's'}`,

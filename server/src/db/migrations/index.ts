@@ -45,6 +45,7 @@ import * as monthTotals from './2026_11_27_0010_month_totals';
 import * as pciCompliantIndex from './2026_11_27_0020_pci_compliant_index';
 import * as achRateWindowIso from './2026_11_28_0010_ach_rate_window_iso';
 import * as bonusAnswerCache from './2026_11_28_0020_bonus_answer_cache';
+import * as residualsUnusedIndex from './2026_11_28_0030_residuals_unused_index';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0020_pci_compliant_index': pciCompliantIndex,
   '2026_11_28_0010_ach_rate_window_iso': achRateWindowIso,
   '2026_11_28_0020_bonus_answer_cache': bonusAnswerCache,
+  '2026_11_28_0030_residuals_unused_index': residualsUnusedIndex,
 };
