@@ -1006,7 +1006,10 @@ if (section('bonus')) {
     const call = () => post('/api/bonus/GetBonus', { bonusType: 'M', date: monthly.end });
     for (const [question, d] of [
       ['GetBonus (last monthly window)', await timed(call, RUNS)],
-      ['GetBonus (last monthly window), first ask after a change', await timedAfterChange('bonus', call, RUNS)],
+      [
+        'GetBonus (last monthly window), first ask after a change',
+        await timedAfterChange('bonus', call, RUNS),
+      ],
     ] as const)
       bonusRows.push({
         question,
