@@ -527,11 +527,23 @@ describe('Business Intelligence (executive calls)', () => {
 
       const mcc = (await c.post('/api/exec/iso/GetMCC', { groupIDs })).json() as {
         mcc_code: string;
+        mcc_desc: string;
         mcc_count: number;
       }[];
       const counts = new Map<string, number>();
       for (const m of mine) counts.set(m.mcc, (counts.get(m.mcc) ?? 0) + 1);
       expect(new Map(mcc.map((r) => [r.mcc_code, r.mcc_count]))).toEqual(counts);
+      // The most merchants first, then by code; each code with its description.
+      const descriptions = new Map(
+        (
+          await rowsOf<{ code: string; description: string }>(sql`select code, description from mcc_codes`)
+        ).map((r) => [r.code, r.description]),
+      );
+      expect(mcc.map((r) => [r.mcc_code, r.mcc_desc])).toEqual(
+        [...counts]
+          .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+          .map(([code]) => [code, descriptions.get(code) ?? '']),
+      );
 
       // One MCC: only its merchants' months.
       const [topMcc] = mcc;

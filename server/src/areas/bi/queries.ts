@@ -452,11 +452,12 @@ export async function income(
 /** The groups' merchants (open or closed) per MCC, most first. */
 export async function mccCounts(db: Db, groupIDs: string[]): Promise<MccRow[]> {
   await checkChoice(db, groupIDs);
+  // Counted per code from the group index alone (it carries the code: 2026_11_28_0040), then each code's
+  // description: the largest ISO's 13,000 merchants were read row by row and joined before being counted.
   const { rows } = await sql<MccRow>`
-    select m.mcc as mcc_code, coalesce(c.description, '') as mcc_desc, count(*)::int as mcc_count
-    from merchants m left join mcc_codes c on c.code = m.mcc
-    where m.group_id in (${sql.join(groupIDs)})
-    group by m.mcc, c.description
+    select g.mcc as mcc_code, coalesce(c.description, '') as mcc_desc, g.n::int as mcc_count
+    from (select m.mcc, count(*) as n from merchants m where m.group_id in (${sql.join(groupIDs)}) group by m.mcc) g
+    left join mcc_codes c on c.code = g.mcc
     order by 3 desc, 1`.execute(db);
   return rows;
 }

@@ -46,6 +46,7 @@ import * as pciCompliantIndex from './2026_11_27_0020_pci_compliant_index';
 import * as achRateWindowIso from './2026_11_28_0010_ach_rate_window_iso';
 import * as bonusAnswerCache from './2026_11_28_0020_bonus_answer_cache';
 import * as residualsUnusedIndex from './2026_11_28_0030_residuals_unused_index';
+import * as merchantsGroupMcc from './2026_11_28_0040_merchants_group_mcc';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0010_ach_rate_window_iso': achRateWindowIso,
   '2026_11_28_0020_bonus_answer_cache': bonusAnswerCache,
   '2026_11_28_0030_residuals_unused_index': residualsUnusedIndex,
+  '2026_11_28_0040_merchants_group_mcc': merchantsGroupMcc,
 };
