@@ -494,6 +494,13 @@ describe('Business Intelligence (executive calls)', () => {
         sql`select day::text, transactions, merchant_id from merchant_daily where partner_id = ${iso.id} and day >= ${since}::date`,
       );
       expect(daily).toHaveLength(days(since, today) + 1);
+      // Open at the end of each day: approved by it and not closed by it.
+      for (const row of daily)
+        expect(row.mid_count, row.txn_date).toBe(
+          mine.filter(
+            (m) => m.approved_on <= row.txn_date && (m.closed_on === null || m.closed_on > row.txn_date),
+          ).length,
+        );
       for (const row of daily)
         expect(row.txn_count).toBe(
           dayRows

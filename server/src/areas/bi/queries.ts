@@ -364,16 +364,23 @@ export async function transactions(
       where a.group_id in (${sql.join(input.groupIDs)}) and a.${column} >= ${first} and a.${column} <= ${last}
       group by a.${column}
     ),
-    -- Open merchants at each period's end: the running sum of the groups' openings less closings up to it,
-    -- the period ends sorted in after the day's events.
+    -- Open merchants at each period's end: those open before the window (one sum), plus the running sum of the
+    -- groups' openings less closings in the window up to it, the period ends sorted in after the day's events.
+    -- (The running sum over the groups' whole history sorted ten thousand days for the largest ISO.)
+    before as (
+      select coalesce(sum(o.opened - o.closed), 0) as n from bi_group_openings o
+      where o.group_id in (${sql.join(input.groupIDs)}) and o.day < (select min(p) from periods)
+    ),
     mids as (
       select x.day as pe, x.mark,
-             sum(x.d) over (order by x.day, x.mark rows between unbounded preceding and current row)::int as n
+             (before.n + sum(x.d) over (order by x.day, x.mark rows between unbounded preceding and current row))::int
+               as n
       from (
         select o.day, o.opened - o.closed as d, false as mark from bi_group_openings o
-        where o.group_id in (${sql.join(input.groupIDs)}) and o.day <= (select max(pe) from periods)
+        where o.group_id in (${sql.join(input.groupIDs)}) and o.day >= (select min(p) from periods)
+          and o.day <= (select max(pe) from periods)
         union all select pe, 0, true from periods
-      ) x
+      ) x cross join before
     )`
       : sql`
     sel as materialized (${merchantsOf(input.groupIDs, input.mcc)}),
