@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { run } from './helpers';
+import { answerVersion, run } from './helpers';
 
 /**
  * The cached answers of ISO analytics and the executive ISO list (platform/answerCache.ts, docs/bi.md): one
@@ -10,13 +10,5 @@ import { run } from './helpers';
 const TABLES = ['bi_group_deals', 'bi_group_states', 'merchants', 'merchant_income', 'groups', 'partners'];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await run(db, [
-    `insert into answer_versions (name) values ('bi')`,
-    ...TABLES.map(
-      (
-        table,
-      ) => `create trigger ${table}_bi_answer_version after insert or update or delete or truncate on ${table}
-         for each statement execute function paydesk_bump_answer_version('bi')`,
-    ),
-  ]);
+  await run(db, answerVersion('bi', TABLES));
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { run } from './helpers';
+import { answerVersion, run } from './helpers';
 
 /**
  * The kept answer of a bonus window (GetBonus; platform/answerCache.ts): one version counter, raised by every
@@ -9,13 +9,5 @@ import { run } from './helpers';
 const TABLES = ['bonus_rows', 'merchants', 'partners', 'merchant_daily', 'merchant_monthly'];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await run(db, [
-    `insert into answer_versions (name) values ('bonus')`,
-    ...TABLES.map(
-      (
-        table,
-      ) => `create trigger ${table}_bonus_answer_version after insert or update or delete or truncate on ${table}
-         for each statement execute function paydesk_bump_answer_version('bonus')`,
-    ),
-  ]);
+  await run(db, answerVersion('bonus', TABLES));
 }

@@ -31,3 +31,19 @@ export async function hideFromIsoRole(db: Kysely<unknown>, tables: string[]) {
     tables.map((t) => `revoke all on ${t} from ${ISO_ROLE}`),
   );
 }
+
+/**
+ * A kept answer's version (platform/answerCache.ts): its row in `answer_versions`, and a statement-level trigger on
+ * each table it reads that raises the version in every transaction writing the table.
+ */
+export function answerVersion(name: string, tables: readonly string[]): string[] {
+  return [
+    `insert into answer_versions (name) values ('${name}')`,
+    ...tables.map(
+      (
+        table,
+      ) => `create trigger ${table}_${name}_answer_version after insert or update or delete or truncate on ${table}
+         for each statement execute function paydesk_bump_answer_version('${name}')`,
+    ),
+  ];
+}
