@@ -6,6 +6,7 @@ import {
   nextSort,
   readTableState,
   type TableState,
+  toSavedFilters,
   withFilter,
   writeTableState,
 } from './tableState';
@@ -22,10 +23,11 @@ export interface TableStateControls {
   setColumns: (columns: string[]) => void;
   applySaved: (saved: SavedFilters, columns: readonly string[]) => void;
   /**
-   * The state in the address bar now. `state` is that of the last render: a router navigation renders later
-   * (in a transition), so a report saved right after a change (a column box ticked, then Save) must read this.
+   * The view to save as a report (filters, sort, search, page size, visible columns), read from the address bar
+   * now. `state` is that of the last render: a router navigation renders later (in a transition), so a report
+   * saved right after a change (a column box ticked, then Save) would miss it.
    */
-  latest: () => TableState;
+  savedView: () => { saved: SavedFilters; columns: string[] };
 }
 
 /**
@@ -67,7 +69,10 @@ export function useTableState(def: TableDef, namespace?: string): TableStateCont
       setPageSize: (pageSize) => update((s) => ({ ...s, pageSize, page: 1 })),
       setColumns: (columns) => update((s) => ({ ...s, columns })),
       applySaved: (saved, columns) => update(() => fromSaved(def, saved, columns)),
-      latest: () => readTableState(def, latestParams(), namespace),
+      savedView: () => {
+        const now = readTableState(def, latestParams(), namespace);
+        return { saved: toSavedFilters(now), columns: now.columns };
+      },
     }),
     [state, update, def, namespace],
   );

@@ -10,13 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { reportKeys } from '../../app/queryKeys';
 import { useSessionUser } from '../../app/session';
-import {
-  defColumn,
-  ServerTable,
-  type ServerTableDefinition,
-  toSavedFilters,
-  useServerTable,
-} from '../DataTable';
+import { defColumn, ServerTable, type ServerTableDefinition, useServerTable } from '../DataTable';
 import { TableActions } from '../DataTable/TableActions';
 import { ExportModal } from '../ExportModal';
 import { ImportModal } from '../ImportModal';
@@ -83,10 +77,7 @@ export function MonthReport(props: MonthReportProps) {
       />
       <SavedReports
         calls={tableReportCalls(props.table)}
-        current={() => {
-          const now = controls.latest();
-          return { saved: toSavedFilters(now), columns: now.columns };
-        }}
+        current={controls.savedView}
         onLoad={controls.applySaved}
       />
       <ServerTable

@@ -207,14 +207,7 @@ export default function AchScreen() {
         }
       />
       <ReturnRatePanel onShow={showRates} />
-      <SavedReports
-        calls={ACH_REPORT_CALLS}
-        current={() => {
-          const now = controls.latest();
-          return { saved: toSavedFilters(now), columns: now.columns };
-        }}
-        onLoad={controls.applySaved}
-      />
+      <SavedReports calls={ACH_REPORT_CALLS} current={controls.savedView} onLoad={controls.applySaved} />
       {stale && (
         <Alert
           color="orange"

@@ -10,7 +10,6 @@ import {
   ServerTable,
   type ServerTableDefinition,
   type ServerTableOptions,
-  toSavedFilters,
   useServerTable,
 } from '../../components/DataTable';
 import { ExportModal } from '../../components/ExportModal';
@@ -80,7 +79,7 @@ export function PciTable<Shape extends ExtraShape>({
     <>
       <SavedReports
         calls={tableReportCalls(report)}
-        current={() => ({ saved: toSavedFilters(state), columns: state.columns })}
+        current={controls.savedView}
         onLoad={controls.applySaved}
       />
       <ServerTable
