@@ -42,6 +42,29 @@ export interface StagedImport {
 }
 
 /**
+ * How an import applies its staged rows: `finish` once the whole file is staged (its own checks, then its writes,
+ * in the request's transaction), and optionally `staged` after each batch, while the rest of the file is still
+ * read (stageImport's `onStaged`; see areas/reports/imports.ts, residualImport).
+ */
+export interface ImportSteps {
+  staged?: (db: Db) => Promise<void>;
+  finish: (db: Db) => Promise<void>;
+}
+
+/** Stages the source (stageImport), applies it by its steps and answers how many rows were imported. */
+export async function runImport(
+  db: Db,
+  columns: readonly UploadColumn[],
+  source: ImportSource,
+  steps: ImportSteps,
+): Promise<number> {
+  const { staged } = steps;
+  const rows = await stageImport(db, columns, source, staged && (() => staged(db)));
+  await steps.finish(db);
+  return rows;
+}
+
+/**
  * Reads the source row by row into the temporary table `import_rows` (row_no plus one column per layout column) and
  * returns how many rows were staged. Throws ImportRejected when any row is bad.
  *

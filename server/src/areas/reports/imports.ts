@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
 import { refreshDerived } from '../../db/derived';
-import { rejectRows } from '../../platform/imports';
+import { type ImportSteps, rejectRows } from '../../platform/imports';
 
 /** Every MID of the file is a known merchant (and one the user may see). */
 export async function checkKnownMids(db: Db) {
@@ -76,13 +76,13 @@ const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.
  * Residual rows replace the residuals of every (processor, month) in the file. `processor` is a SQL
  * expression: the file's Processor column, or a fixed processor for the Residual_TSYS/PPS uploads.
  *
- * The rows are applied as they are staged (stageImport's `onStaged`): each batch's months not yet replaced have
+ * The rows are applied as they are staged (the `staged` step, run by stageImport's `onStaged`): each batch's months not yet replaced have
  * their old rows deleted, then the batch's rows are inserted, while the thread reads the rest of the file; 100,000
  * rows used to be read first and inserted after, one wait after the other. The file's checks (a processor it
  * knows, known MIDs, each MID once per month) run on the whole file at the end, and a bad file is refused with
  * everything the batches wrote undone, as the request's transaction rolls back.
  */
-export function residualImport(processor: 'file' | 'TSYS' | 'PPS') {
+export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps {
   const processorExpr = processor === 'file' ? 'upper(r.c_processor)' : `'${processor}'`;
   // A row with another processor is left for the final check to refuse (it would break the table's own check).
   const knownProcessor = processor === 'file' ? `upper(r.c_processor) in ('TSYS', 'PPS')` : 'true';
@@ -119,9 +119,8 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS') {
     through = upTo;
   };
   return {
-    /** For stageImport's `onStaged`. */
     staged,
-    /** After staging: applies what is left, then checks the whole file (throws ImportRejected). */
+    /** Applies what is left, then checks the whole file (throws ImportRejected). */
     async finish(db: Db): Promise<void> {
       await staged(db);
       if (processor === 'file') {
@@ -136,9 +135,4 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS') {
       await refreshDerived(db, { table: 'residuals' });
     },
   };
-}
-
-/** A residual import whose rows are all staged already. */
-export async function applyResidualImport(db: Db, processor: 'file' | 'TSYS' | 'PPS'): Promise<void> {
-  await residualImport(processor).finish(db);
 }

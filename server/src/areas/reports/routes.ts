@@ -10,13 +10,12 @@ import {
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../../db/connect';
 import { badRequest } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
-import { stageImport } from '../../platform/imports';
+import { type ImportSteps, runImport } from '../../platform/imports';
 import { holdRows, queryPage, type TableSource } from '../../platform/tableQuery';
 import { tableRoutes } from '../../platform/tableRoutes';
-import { applyResidualImport, applySelfServeImport, residualImport } from './imports';
+import { applySelfServeImport, residualImport } from './imports';
 import { latestResidualMonth, residualMonth, selfServeMonth } from './months';
 import { residualSource, selfServeSource } from './tables';
 
@@ -35,9 +34,8 @@ interface MonthReport<Id extends string> {
   endpoints: (typeof reportEndpoints)['selfServe'];
   tableEndpoints: (typeof reportEndpoints)['selfServeTable'];
   importColumns: readonly UploadColumn[];
-  applyImport: (db: Db, month: string) => Promise<void>;
-  /** An import applied batch by batch as its file is read (stageImport's onStaged), instead of applyImport. */
-  pipelinedImport?: () => ReturnType<typeof residualImport>;
+  /** How an import of the month on screen applies its rows. */
+  importSteps: (month: string) => ImportSteps;
 }
 
 const selfServe: MonthReport<string> = {
@@ -49,7 +47,7 @@ const selfServe: MonthReport<string> = {
   endpoints: reportEndpoints.selfServe,
   tableEndpoints: reportEndpoints.selfServeTable,
   importColumns: selfServeImportColumns,
-  applyImport: applySelfServeImport,
+  importSteps: (month) => ({ finish: (db) => applySelfServeImport(db, month) }),
 };
 
 const residual: MonthReport<string> = {
@@ -62,8 +60,7 @@ const residual: MonthReport<string> = {
   tableEndpoints: reportEndpoints.residualTable,
   importColumns: residualImportColumns,
   // The file names its months and processors; the month on screen is only where the user was.
-  applyImport: (db) => applyResidualImport(db, 'file'),
-  pipelinedImport: () => residualImport('file'),
+  importSteps: () => residualImport('file'),
 };
 
 const allColumns = (def: TableDef) => def.columns.map((c) => c.id);
@@ -129,14 +126,12 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       handler: async ({ query, file, db }) => {
         const month = report.checkMonth(query.dt);
         if (!file) throw badRequest('Send the .xlsx file as the request body');
-        const pipelined = report.pipelinedImport?.();
-        const rows = await stageImport(
+        const rows = await runImport(
           db,
           report.importColumns,
           { kind: 'xlsx', file },
-          pipelined && (() => pipelined.staged(db)),
+          report.importSteps(month),
         );
-        await (pipelined ? pipelined.finish(db) : report.applyImport(db, month));
         return { success: true, message: `Imported ${rows} row${rows === 1 ? '' : 's'}`, rows };
       },
     });

@@ -12,51 +12,50 @@ import type { Db } from '../../db/connect';
 import { refreshDerived } from '../../db/derived';
 import { holdCursor } from '../../platform/heldCursor';
 import { type Deps, route } from '../../platform/http';
-import { rejectRows, stageImport } from '../../platform/imports';
+import { type ImportSteps, rejectRows, runImport } from '../../platform/imports';
 import { sendWorkbook } from '../../platform/spreadsheets';
-import { applyResidualImport, checkKnownMids, residualImport } from '../reports/imports';
+import { checkKnownMids, residualImport } from '../reports/imports';
 
 /**
  * Upload Data (spec document 2 §2.9, §7): reference data in and out as spreadsheets. Only admin,
  * finance_admin and sales_admin (permission upload_data), enforced here.
  */
-const APPLY: Record<UploadType, (db: Db) => Promise<void>> = {
-  adjustments: async (db) => {
-    await checkKnownMids(db);
-    await sql`delete from adjustments where month in (select distinct c_yearmonth from import_rows)`.execute(
-      db,
-    );
-    await sql`
-      insert into adjustments (partner_id, merchant_id, month, mid, category, description, amount)
-      select m.partner_id, m.id, r.c_yearmonth, r.c_mid, r.c_category, r.c_description, r.c_amount
-      from import_rows r join merchants m on m.mid = r.c_mid`.execute(db);
-    await refreshDerived(db, { table: 'adjustments' });
-  },
-  schedulea: async (db) => {
-    await rejectRows(
-      db,
-      'select r.row_no, r.c_iso from import_rows r left join partners p on lower(p.account_name) = lower(r.c_iso) where p.id is null',
-      (r) => `Unknown ISO ${r.c_iso}`,
-      'ISO',
-    );
-    await sql`
-      delete from schedule_a s using (select distinct p.id, r.c_effectivedate from import_rows r
-        join partners p on lower(p.account_name) = lower(r.c_iso)) f(partner_id, effective_date)
-      where s.partner_id = f.partner_id and s.effective_date = f.effective_date`.execute(db);
-    await sql`
-      insert into schedule_a (partner_id, item, category, rate_bps, per_item, effective_date)
-      select p.id, r.c_item, r.c_category, r.c_ratebps, r.c_peritem, r.c_effectivedate
-      from import_rows r join partners p on lower(p.account_name) = lower(r.c_iso)`.execute(db);
-  },
-  residual_tsys: (db) => applyResidualImport(db, 'TSYS'),
-  residual_pps: (db) => applyResidualImport(db, 'PPS'),
-};
-
-/** Imports applied batch by batch while the file is still read (residualImport); the rest apply at the end. */
-const PIPELINED: Partial<Record<UploadType, () => ReturnType<typeof residualImport>>> = {
+const IMPORTS: Record<UploadType, () => ImportSteps> = {
+  adjustments: () => ({ finish: applyAdjustments }),
+  schedulea: () => ({ finish: applyScheduleA }),
+  // Applied batch by batch while the file is still read.
   residual_tsys: () => residualImport('TSYS'),
   residual_pps: () => residualImport('PPS'),
 };
+
+async function applyAdjustments(db: Db) {
+  await checkKnownMids(db);
+  await sql`delete from adjustments where month in (select distinct c_yearmonth from import_rows)`.execute(
+    db,
+  );
+  await sql`
+      insert into adjustments (partner_id, merchant_id, month, mid, category, description, amount)
+      select m.partner_id, m.id, r.c_yearmonth, r.c_mid, r.c_category, r.c_description, r.c_amount
+      from import_rows r join merchants m on m.mid = r.c_mid`.execute(db);
+  await refreshDerived(db, { table: 'adjustments' });
+}
+
+async function applyScheduleA(db: Db) {
+  await rejectRows(
+    db,
+    'select r.row_no, r.c_iso from import_rows r left join partners p on lower(p.account_name) = lower(r.c_iso) where p.id is null',
+    (r) => `Unknown ISO ${r.c_iso}`,
+    'ISO',
+  );
+  await sql`
+      delete from schedule_a s using (select distinct p.id, r.c_effectivedate from import_rows r
+        join partners p on lower(p.account_name) = lower(r.c_iso)) f(partner_id, effective_date)
+      where s.partner_id = f.partner_id and s.effective_date = f.effective_date`.execute(db);
+  await sql`
+      insert into schedule_a (partner_id, item, category, rate_bps, per_item, effective_date)
+      select p.id, r.c_item, r.c_category, r.c_ratebps, r.c_peritem, r.c_effectivedate
+      from import_rows r join partners p on lower(p.account_name) = lower(r.c_iso)`.execute(db);
+}
 
 /** The rows of an upload type in its file layout (so an export imports back as it is). */
 function exportQuery(db: Db, type: UploadType, month: string) {
@@ -106,14 +105,12 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       scope: 'staffOnly',
       file: true,
       handler: async ({ input, file, db }) => {
-        const pipelined = PIPELINED[type]?.();
-        const rows = await stageImport(
+        const rows = await runImport(
           db,
           layout.columns,
           file ? { kind: 'xlsx', file } : { kind: 'rows', rows: input.records },
-          pipelined && (() => pipelined.staged(db)),
+          IMPORTS[type](),
         );
-        await (pipelined ? pipelined.finish(db) : APPLY[type](db));
         return {
           success: true,
           message: `Imported ${rows} ${layout.label} row${rows === 1 ? '' : 's'}`,
