@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { refreshAchDerived, refreshRateWindow } from '../../areas/ach/queries';
 import type { Db } from '../connect';
-import { md5Of, noiseKey, uniform } from './sqlNoise';
+import { days, noiseKey, noiseOf, uniform } from './sqlNoise';
 
 /**
- * ACH returns of the demo merchants, made in set-based SQL from the merchants with md5 noise (deterministic:
+ * ACH returns of the demo merchants, made in set-based SQL from the merchants with hashed noise (deterministic:
  * the same seed, merchants and day give the same rows, on PGlite and PostgreSQL alike):
  * - ach_debit_entries: for the last ENTRY_DAYS days, each active merchant's debits per business day: the daily
  *   discount and daily interchange of merchants billed daily, the month's fees on the 3rd (or the Monday
@@ -166,7 +166,7 @@ export async function generateAch(
            end as p_entry,
            ${uniform(m, 4)} as u_rsv
     from merchants m join partners p on p.id = m.partner_id
-    ${noiseKey(md5Of(seed, "'achm'", 'm.id::text'), 'k')}
+    ${noiseKey(noiseOf(seed, 'achm', 'm.id'), 'k')}
     where m.activated_on is not null and m.activated_on < date '${today}'`)
     .execute(db);
   // Temporary tables have no statistics until analysed; with them the joins below are planned on real row counts.
@@ -193,7 +193,7 @@ export async function generateAch(
       cross join lateral generate_series(greatest(s.active_from, date '${today}' - ${ENTRY_DAYS}), s.active_to,
                                          interval '1 day') d
       left join holidays h on h.day = d::date
-      ${noiseKey(md5Of(seed, "'achd'", 's.merchant_id::text', 'd::date::text'), 'k')}
+      ${noiseKey(noiseOf(seed, 'achd', 's.merchant_id', days('d')), 'k')}
       where extract(dow from d) between 1 and 5 and h.day is null
     ) x where cardinality(kinds) > 0`)
     .execute(db);
@@ -203,8 +203,8 @@ export async function generateAch(
   log('  ACH debit entries');
 
   // The returns: (merchant, entry day, n, what was debited when known).
-  const e = md5Of(seed, "'ache'", 'x.merchant_id::text', 'x.day::text');
-  const a = md5Of(seed, "'acha'", 's.merchant_id::text');
+  const e = noiseOf(seed, 'ache', 'x.merchant_id', days('x.day'));
+  const a = noiseOf(seed, 'acha', 's.merchant_id');
   await sql
     .raw(`create temporary table ach_seed_events on commit drop as
     select x.merchant_id, x.day, n, x.kinds[1 + floor(${uniform(e, 2)} * cardinality(x.kinds))::int] as kind
@@ -213,7 +213,7 @@ export async function generateAch(
                                                 floor(cardinality(x.kinds) * s.p_entry + ${uniform(e, 1)})::int)) n
     union all
     select s.merchant_id,
-           o.first + floor(${uniform(md5Of(seed, "'achy'", 's.merchant_id::text', 'n::text'), 1)} * (o.last - o.first + 1))::int,
+           o.first + floor(${uniform(noiseOf(seed, 'achy', 's.merchant_id', 'n'), 1)} * (o.last - o.first + 1))::int,
            n, null
     from ach_seed_m s
     cross join lateral (select greatest(s.active_from, date '${today}' - ${HISTORY_YEARS * 365}) as first,
@@ -225,9 +225,9 @@ export async function generateAch(
     .execute(db);
   await sql`analyze ach_seed_events`.execute(db);
 
-  // Each return's two md5 keys are computed once, in the innermost query, and read as columns hh and hg above it.
-  const h = md5Of(seed, "'achr'", 'v.merchant_id::text', 'v.day::text', 'v.n::text');
-  const g = md5Of(seed, "'achs'", 'v.merchant_id::text', 'v.day::text', 'v.n::text');
+  // Each return's two noise keys are computed once, in the innermost query, and read as columns hh and hg above it.
+  const h = noiseOf(seed, 'achr', 'v.merchant_id', days('v.day'), 'v.n');
+  const g = noiseOf(seed, 'achs', 'v.merchant_id', days('v.day'), 'v.n');
   const u = (n: 1 | 2 | 3 | 4) => uniform('hh', n);
   const w = (n: 1 | 2 | 3 | 4) => uniform('hg', n);
   const uInner = (n: 1 | 2 | 3 | 4) => uniform('kh.h', n);
@@ -308,7 +308,7 @@ export async function generateAch(
   log('  ACH returns');
 
   // Reserves: High Risk merchants always hold one, others sometimes.
-  const r = uniform(md5Of(seed, "'achv'", 'x.merchant_id::text'), 1);
+  const r = uniform(noiseOf(seed, 'achv', 'x.merchant_id'), 1);
   await sql
     .raw(`insert into ach_reserves (merchant_id, partner_id, mid, rsv_hold, rsv_ceiling, rsv_balance)
     select merchant_id, partner_id, mid,

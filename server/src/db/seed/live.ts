@@ -23,7 +23,7 @@ import {
 import { enrollPciMerchant } from './pci';
 import { Random } from './random';
 import { bankHolidays } from './reference';
-import { md5Of, uniform } from './sqlNoise';
+import { noiseOf, uniform } from './sqlNoise';
 
 /**
  * The live demo: the seeded data stops at the moment it was made (demo_state.seeded_at); this carries it on to
@@ -35,7 +35,7 @@ import { md5Of, uniform } from './sqlNoise';
  *   from then until approved;
  * - a day's other applications: pending, then declined or withdrawn 1–60 days later;
  * - each demo merchant activates and closes on the days the generator planned for it (demo_merchant_params);
- * - a completed day's activity, from the merchant's parameters and the same md5 noise as the seed; the
+ * - a completed day's activity, from the merchant's parameters and the same hashed noise as the seed; the
  *   months it falls in are re-summed and their income recomputed, through refreshDerived as imports do.
  * Events carry a time of day (13:00–23:00 UTC, as the seed's); a run writes those at or before `now` only.
  */
@@ -221,7 +221,7 @@ export async function catchUpLiveDemo(db: Db, now: Date, options: Options = {}):
       and dp.activates_on <= dp.closes_on and (m.closed_on is null or m.closed_on >= dp.activates_on)
     returning m.id`.execute(db);
   report.activations = activated.rows.length;
-  const closingAt = `((dp.closes_on::timestamp + (13 + 10 * ${uniform(md5Of(seed, "'c'", 'm.id::text'), 1)}) * interval '1 hour') at time zone 'UTC')`;
+  const closingAt = `((dp.closes_on::timestamp + (13 + 10 * ${uniform(noiseOf(seed, 'c', 'm.id'), 1)}) * interval '1 hour') at time zone 'UTC')`;
   const closed = await sql<{ id: number }>`
     with closing as (
       select m.id, dp.closes_on, ${sql.raw(closingAt)} as closed_at
