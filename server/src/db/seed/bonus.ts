@@ -36,12 +36,12 @@ export async function assignMerchantFacts(db: Db, merchantId?: number): Promise<
 }
 
 /**
- * The merchants' side of the bonus demo data: ownership types and equipment models, and about one merchant in
+ * The merchants' side of the bonus demo data, after their ownership types and equipment models
+ * (`assignMerchantFacts`, which the seed runs before the merchants' indexes are back): about one merchant in
  * fifty approved since mid-2022 moved into the premises of an earlier one of its ISO (matches). Runs before the
  * derived rows are built (Self Serve rows carry the address).
  */
 export async function seedBonusMerchantFacts(db: Db): Promise<void> {
-  await assignMerchantFacts(db);
   await sql`update merchants m set address = e.address, city = e.city, state = e.state, zip = e.zip
     from merchants e
     where m.approved_on >= '2022-07-01' and ${bucket("m.mid || 'addr'", 50)} = 0
