@@ -440,20 +440,21 @@ export async function rebuildAll(db: Db): Promise<void> {
         from merchant_monthly a
         join merchants m on m.id = a.merchant_id
         left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`)}`.execute(trx);
-    await sql`delete from processing_daily`.execute(trx);
-    // The day's total from its ISOs' sums (exact), not from a second pass over every merchant-day.
-    await sql`
-      insert into processing_daily (day, partner_id, volume, transactions)
-      with by_iso as (
-        select d.day, m.partner_id, sum(d.volume) as volume, sum(d.transactions) as transactions
-        from merchant_daily d join merchants m on m.id = d.merchant_id group by d.day, m.partner_id)
-      select day, partner_id, volume, transactions from by_iso
-      union all
-      select day, 0, sum(volume), sum(transactions) from by_iso group by day`.execute(trx);
     await sql`delete from deal_income`.execute(trx);
     await insertDealIncome(trx, sql``);
     for (const t of BI_ROLLUPS) await sql`delete from ${sql.table(t)}`.execute(trx);
     await fillBiRollups(trx);
+    await sql`delete from processing_daily`.execute(trx);
+    // Each ISO's day from its groups' days (bi_group_daily sums every merchant-day under the merchant's group and
+    // ISO), and the day's total from its ISOs' sums: exact, and not a second pass over every merchant-day.
+    await sql`
+      insert into processing_daily (day, partner_id, volume, transactions)
+      with by_iso as (
+        select day, partner_id, sum(volume) as volume, sum(transactions) as transactions
+        from bi_group_daily group by day, partner_id)
+      select day, partner_id, volume, transactions from by_iso
+      union all
+      select day, 0, sum(volume), sum(transactions) from by_iso group by day`.execute(trx);
   });
 }
 
@@ -546,31 +547,43 @@ export const BI_PROFILES = [
   ['ns', sql`not in ('Traditional', 'PayLo', 'High Risk')`],
 ] as const;
 
-/** A group's activity per day or month from `from` (activity rows a, their merchants m). */
+/**
+ * A group's activity per day or month from `from` (activity rows a, their merchants m). Summed in two steps: each
+ * group's period per profile first (seven sums a row), then the profiles' columns from those few rows. Summed in
+ * one step, each of the 16.8 million daily rows of the large scale fed 26 filtered sums (the rebuild's group-days
+ * took 55 s instead of about 15).
+ */
 async function insertBiActivity(db: Db, period: 'day' | 'month', from: RawBuilder<unknown>): Promise<void> {
   const table = period === 'day' ? sql`bi_group_daily` : sql`bi_group_monthly`;
   const column = sql.ref(`a.${period}`);
   // A merchant has one row per day or month, so counting rows counts merchants.
   const profiles = BI_PROFILES.flatMap(([key, test]) => [
-    { name: `${key}_active`, sum: sql`count(*) filter (where a.transactions > 0 and m.profile ${test})` },
+    { name: `${key}_active`, sum: sql`coalesce(sum(s.active) filter (where s.profile ${test}), 0)` },
     {
       name: `${key}_transactions`,
-      sum: sql`coalesce(sum(a.transactions) filter (where m.profile ${test}), 0)`,
+      sum: sql`coalesce(sum(s.transactions) filter (where s.profile ${test}), 0)`,
     },
     {
       name: `${key}_chargebacks`,
-      sum: sql`coalesce(sum(a.chargebacks) filter (where m.profile ${test}), 0)`,
+      sum: sql`coalesce(sum(s.chargebacks) filter (where s.profile ${test}), 0)`,
     },
-    { name: `${key}_refunds`, sum: sql`coalesce(sum(a.refunds) filter (where m.profile ${test}), 0)` },
+    { name: `${key}_refunds`, sum: sql`coalesce(sum(s.refunds) filter (where s.profile ${test}), 0)` },
   ]);
   await sql`
     insert into ${table} (group_id, ${sql.ref(period)}, partner_id, volume, transactions, chargeback_volume, chargebacks,
       refund_volume, refunds, active, ${sql.join(profiles.map((p) => sql.ref(p.name)))})
-    select m.group_id, ${column}, m.partner_id, sum(a.volume), sum(a.transactions), sum(a.chargeback_volume),
-           sum(a.chargebacks), sum(a.refund_volume), sum(a.refunds), count(*) filter (where a.transactions > 0),
+    select s.group_id, s.period, s.partner_id, sum(s.volume), sum(s.transactions), sum(s.chargeback_volume),
+           sum(s.chargebacks), sum(s.refund_volume), sum(s.refunds), sum(s.active),
            ${sql.join(profiles.map((p) => p.sum))}
-    ${from}
-    group by m.group_id, ${column}, m.partner_id`.execute(db);
+    from (
+      select m.group_id, ${column} as period, m.partner_id, m.profile, sum(a.volume) as volume,
+             sum(a.transactions) as transactions, sum(a.chargeback_volume) as chargeback_volume,
+             sum(a.chargebacks) as chargebacks, sum(a.refund_volume) as refund_volume, sum(a.refunds) as refunds,
+             count(*) filter (where a.transactions > 0) as active
+      ${from}
+      group by m.group_id, ${column}, m.partner_id, m.profile
+    ) s
+    group by s.group_id, s.period, s.partner_id`.execute(db);
 }
 
 /** A group's income per month from `from` (income rows i, their merchants m). */
@@ -634,31 +647,48 @@ async function insertSelfServeRows(db: Db, only: RawBuilder<unknown>): Promise<v
     order by a.month, a.merchant_id`.execute(db);
 }
 
+/** The rollup's filter dimensions, each with the merchant-month's value for it (columns of x in rollupSums). */
+const ROLLUP_DIMENSIONS = [
+  ['profile', sql`x.profile`],
+  ['bank', sql`x.bank`],
+  ['omonth', sql`x.omonth`],
+  ['oyear', sql`x.oyear`],
+  ['mcc', sql`x.mcc`],
+  ['partner', sql`x.partner`],
+] as const;
+
 /**
  * The rollup's sums of merchant-months (rows of: sign, month, volume, transactions, income, profile, bank,
  * mcc, partner_id, opened_on) by each filter dimension and in total ('all'); a sign of -1 takes a row away.
+ * One pass with grouping sets, one per dimension: `grouping()` says which set a sum belongs to (its bit is 0 for
+ * the set's own dimension). Expanding each row into one per dimension and grouping those took 1.7 times as long.
  */
 function rollupSums(rows: RawBuilder<unknown>): RawBuilder<unknown> {
+  const dims = ROLLUP_DIMENSIONS.map(([, column]) => column);
+  const mask = (i: number) => (1 << dims.length) - 1 - (1 << (dims.length - 1 - i));
+  const which = sql`grouping(${sql.join(dims)})`;
   return sql`
-    select x.month, d.dimension, d.value, sum(x.sign * x.volume), sum(x.sign * x.transactions), sum(x.sign * x.income),
+    select x.month,
+           case ${which} ${sql.join(
+             ROLLUP_DIMENSIONS.map(([name], i) => sql`when ${sql.lit(mask(i))} then ${sql.lit(name)}`),
+             sql` `,
+           )} else 'all' end,
+           case ${which} ${sql.join(
+             ROLLUP_DIMENSIONS.map(([, column], i) => sql`when ${sql.lit(mask(i))} then ${column}`),
+             sql` `,
+           )} else '' end,
+           sum(x.sign * x.volume), sum(x.sign * x.transactions), sum(x.sign * x.income),
            sum(x.sign), sum(x.sign * x.age_months)
     from (
       -- A merchant-month's age once, not once for each dimension it is summed in.
       select r.*, (extract(year from age(r.month, date_trunc('month', r.opened_on))) * 12
-                   + extract(month from age(r.month, date_trunc('month', r.opened_on))))::int as age_months
+                   + extract(month from age(r.month, date_trunc('month', r.opened_on))))::int as age_months,
+             extract(month from r.opened_on)::int::text as omonth, extract(year from r.opened_on)::int::text as oyear,
+             r.partner_id::text as partner
       from (${rows}) r
       offset 0
     ) x
-    cross join lateral (values
-      ('all', ''),
-      ('profile', x.profile),
-      ('bank', x.bank),
-      ('omonth', extract(month from x.opened_on)::int::text),
-      ('oyear', extract(year from x.opened_on)::int::text),
-      ('mcc', x.mcc),
-      ('partner', x.partner_id::text)
-    ) d(dimension, value)
-    group by x.month, d.dimension, d.value`;
+    group by grouping sets ((x.month), ${sql.join(dims.map((d) => sql`(x.month, ${d})`))})`;
 }
 
 /**
