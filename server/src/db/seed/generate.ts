@@ -234,7 +234,7 @@ export async function generateMerchantData(
     // The bulk of the rows goes in without the secondary indexes; each table gets them back before a query
     // that wants them, the rest after the ACH returns.
     if (size.merchants > 10_000) {
-      // The seed's sums, joins and index builds hash and sort millions of rows: in the server's default work_mem
+      // The seed's sums, joins and sorts take millions of rows: in the server's default work_mem
       // (the bench's 32 MB) they spill to disk. Only for the scales seeded on a PostgreSQL server.
       await sql`set local work_mem = '512MB'`.execute(trx);
     }
