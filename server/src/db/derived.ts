@@ -550,8 +550,8 @@ export const BI_PROFILES = [
 /**
  * A group's activity per day or month from `from` (activity rows a, their merchants m). Summed in two steps: each
  * group's period per profile first (seven sums a row), then the profiles' columns from those few rows. Summed in
- * one step, each of the 16.8 million daily rows of the large scale fed 26 filtered sums (the rebuild's group-days
- * took 55 s instead of about 15).
+ * one step, each of the 16.8 million daily rows of the large scale fed 26 filtered sums (the rebuild's group-days:
+ * 55 s in one step, 42 s in two; docs/bench.md).
  */
 async function insertBiActivity(db: Db, period: 'day' | 'month', from: RawBuilder<unknown>): Promise<void> {
   const table = period === 'day' ? sql`bi_group_daily` : sql`bi_group_monthly`;
@@ -661,7 +661,7 @@ const ROLLUP_DIMENSIONS = [
  * The rollup's sums of merchant-months (rows of: sign, month, volume, transactions, income, profile, bank,
  * mcc, partner_id, opened_on) by each filter dimension and in total ('all'); a sign of -1 takes a row away.
  * One pass with grouping sets, one per dimension: `grouping()` says which set a sum belongs to (its bit is 0 for
- * the set's own dimension). Expanding each row into one per dimension and grouping those took 1.7 times as long.
+ * the set's own dimension). Expanding each row into one per dimension and grouping those took about twice as long.
  */
 function rollupSums(rows: RawBuilder<unknown>): RawBuilder<unknown> {
   const dims = ROLLUP_DIMENSIONS.map(([, column]) => column);
