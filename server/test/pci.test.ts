@@ -227,6 +227,57 @@ describe('the merchants table', () => {
       ).toEqual(rows.slice(from, from + 25).map((r) => r.mid));
     }
   });
+
+  it('counts a page without a filter from counts kept as merchants close, reopen, change ISO, leave and return', async () => {
+    const check = async (what: string) => {
+      const { rows: kept } = await sql<{ partner_id: number; n: number }>`
+        select partner_id, merchants as n from pci_open_counts order by partner_id`.execute(t.db);
+      const { rows: counted } = await sql<{ partner_id: number; n: number }>`
+        select partner_id, count(*)::int as n from pci_merchants where merchant_status = ''
+        group by partner_id order by partner_id`.execute(t.db);
+      expect(kept, what).toEqual(counted);
+      const page = (await finance.post('/api/app/pci/merchants/query', { pageSize: 25 })).json();
+      expect(page.total, what).toBe(counted.reduce((n, r) => n + r.n, 0));
+      const { rows: own } = await sql<{ n: number }>`select count(*)::int as n from pci_merchants p
+        join partners pa on pa.id = p.partner_id
+        where p.merchant_status = '' and pa.account_name = 'Summit Payment Group'`.execute(t.db);
+      const scoped = (await partner.post('/api/app/pci/merchants/query', { pageSize: 25 })).json();
+      expect(scoped.total, what).toBe(own[0]?.n);
+    };
+    await check('as seeded');
+    // A closed merchant still billed (an old merchant the edit call serves), and an open merchant of Summit.
+    const a = await sql<{ mid: string }>`select p.mid from pci_merchants p join merchants m on m.id = p.merchant_id
+      where p.merchant_status = '' and m.status = 'Closed' order by p.mid limit 1`
+      .execute(t.db)
+      .then((r) => r.rows[0]);
+    const b = await sql<{ mid: string; partner_id: number }>`
+      select p.mid, p.partner_id from pci_merchants p join partners pa on pa.id = p.partner_id
+      join merchants m on m.id = p.merchant_id
+      where p.merchant_status = '' and m.status <> 'Closed' and pa.account_name = 'Summit Payment Group'
+      order by p.mid limit 1`
+      .execute(t.db)
+      .then((r) => r.rows[0]);
+    if (!a || !b) throw new Error('The seed has no old merchant still billed, or no open Summit merchant');
+    const other = await sql<{ id: number }>`select id from partners where id <> ${b.partner_id} order by id limit 1`
+      .execute(t.db)
+      .then((r) => r.rows[0]?.id as number);
+    const whole = await t.db.selectFrom('pci_merchants').selectAll().where('mid', '=', b.mid).executeTakeFirstOrThrow();
+
+    const status = (value: string) =>
+      finance.post('/api/pci/UpdateHistoricMerchantStatus', { mid: a.mid, column: 'merchant_status', value });
+    const close = await status('C');
+    expect(close.statusCode, close.body).toBe(200);
+    await check('an old merchant closed for PCI');
+    await t.db.updateTable('pci_merchants').set({ partner_id: other }).where('mid', '=', b.mid).execute();
+    await check('a Summit merchant moved to another ISO');
+    await t.db.deleteFrom('pci_merchants').where('mid', '=', b.mid).execute();
+    await check('that one deleted');
+    await t.db.insertInto('pci_merchants').values(whole).execute();
+    await check('it returns, to Summit');
+    const reopen = await status('');
+    expect(reopen.statusCode, reopen.body).toBe(200);
+    await check('the old merchant reopened');
+  });
 });
 
 describe('the billing run', () => {

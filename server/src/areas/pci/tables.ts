@@ -56,9 +56,11 @@ export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn>
     searchable: ['mid', 'dba_name'],
     tiebreak: 'p.merchant_id',
     ...(reveal ? { present: { tr: clear, dda: clear } } : {}),
+    // Each ISO's open merchants, kept by a trigger (2026_11_29_0020_pci_open_counts): the first page and its sorts
+    // count a thousand rows instead of every open merchant.
     unfiltered: sql<
       Record<string, string> & { n: number }
-    >`select count(*)::int as n from pci_merchants where merchant_status = ''`,
+    >`select coalesce(sum(merchants), 0)::int as n from pci_open_counts`,
   };
 }
 

@@ -47,6 +47,8 @@ import * as achRateWindowIso from './2026_11_28_0010_ach_rate_window_iso';
 import * as bonusAnswerCache from './2026_11_28_0020_bonus_answer_cache';
 import * as residualsUnusedIndex from './2026_11_28_0030_residuals_unused_index';
 import * as merchantsGroupMcc from './2026_11_28_0040_merchants_group_mcc';
+import * as pciOpenMerchantIndex from './2026_11_29_0010_pci_open_merchant_index';
+import * as pciOpenCounts from './2026_11_29_0020_pci_open_counts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -98,4 +100,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0020_bonus_answer_cache': bonusAnswerCache,
   '2026_11_28_0030_residuals_unused_index': residualsUnusedIndex,
   '2026_11_28_0040_merchants_group_mcc': merchantsGroupMcc,
+  '2026_11_29_0010_pci_open_merchant_index': pciOpenMerchantIndex,
+  '2026_11_29_0020_pci_open_counts': pciOpenCounts,
 };
