@@ -47,3 +47,47 @@ export function answerVersion(name: string, tables: readonly string[]): string[]
     ),
   ];
 }
+
+/**
+ * A summary table kept from a table's rows in the writing statement itself (as `ach_groups` is kept): a trigger
+ * function run once per statement with its transition tables, and its four triggers. `add` receives the signed
+ * rows (`sign` +1 for each new row, −1 for each old one, every column of the table beside it) of an insert, an
+ * update or a delete and answers the statement that adds them to the summary; `rows` limits which rows count;
+ * `tidy` runs after an update or a delete (e.g. dropping an emptied group); `truncate` runs on a truncate.
+ */
+export function keptFromRows(k: {
+  table: string;
+  name: string;
+  add: (signedRows: string) => string;
+  rows?: string;
+  tidy?: string;
+  truncate: string;
+}): string[] {
+  const fn = `paydesk_${k.name}`;
+  const of = (set: 'new_rows' | 'old_rows') => `${set}${k.rows ? ` where ${k.rows}` : ''}`;
+  return [
+    `create function ${fn}() returns trigger language plpgsql security definer set search_path = public as $$
+     begin
+       if tg_op = 'INSERT' then
+         ${k.add(`select 1 as sign, * from ${of('new_rows')}`)}
+       elsif tg_op = 'UPDATE' then
+         ${k.add(`select 1 as sign, * from ${of('new_rows')} union all select -1, * from ${of('old_rows')}`)}
+         ${k.tidy ?? ''}
+       elsif tg_op = 'DELETE' then
+         ${k.add(`select -1 as sign, * from ${of('old_rows')}`)}
+         ${k.tidy ?? ''}
+       else
+         ${k.truncate}
+       end if;
+       return null;
+     end $$`,
+    `create trigger ${k.table}_${k.name}_insert after insert on ${k.table} referencing new table as new_rows
+       for each statement execute function ${fn}()`,
+    `create trigger ${k.table}_${k.name}_update after update on ${k.table}
+       referencing old table as old_rows new table as new_rows for each statement execute function ${fn}()`,
+    `create trigger ${k.table}_${k.name}_delete after delete on ${k.table} referencing old table as old_rows
+       for each statement execute function ${fn}()`,
+    `create trigger ${k.table}_${k.name}_truncate after truncate on ${k.table}
+       for each statement execute function ${fn}()`,
+  ];
+}
