@@ -246,7 +246,9 @@ describe('the merchants table', () => {
     };
     await check('as seeded');
     // A closed merchant still billed (an old merchant the edit call serves), and an open merchant of Summit.
-    const a = await sql<{ mid: string }>`select p.mid from pci_merchants p join merchants m on m.id = p.merchant_id
+    const a = await sql<{
+      mid: string;
+    }>`select p.mid from pci_merchants p join merchants m on m.id = p.merchant_id
       where p.merchant_status = '' and m.status = 'Closed' order by p.mid limit 1`
       .execute(t.db)
       .then((r) => r.rows[0]);
@@ -258,10 +260,16 @@ describe('the merchants table', () => {
       .execute(t.db)
       .then((r) => r.rows[0]);
     if (!a || !b) throw new Error('The seed has no old merchant still billed, or no open Summit merchant');
-    const other = await sql<{ id: number }>`select id from partners where id <> ${b.partner_id} order by id limit 1`
+    const other = await sql<{
+      id: number;
+    }>`select id from partners where id <> ${b.partner_id} order by id limit 1`
       .execute(t.db)
       .then((r) => r.rows[0]?.id as number);
-    const whole = await t.db.selectFrom('pci_merchants').selectAll().where('mid', '=', b.mid).executeTakeFirstOrThrow();
+    const whole = await t.db
+      .selectFrom('pci_merchants')
+      .selectAll()
+      .where('mid', '=', b.mid)
+      .executeTakeFirstOrThrow();
 
     const status = (value: string) =>
       finance.post('/api/pci/UpdateHistoricMerchantStatus', { mid: a.mid, column: 'merchant_status', value });
