@@ -81,6 +81,10 @@ export async function buildApp(deps: Deps, options: FastifyServerOptions = {}): 
       (deps.config.UPLOAD_BODY_TIMEOUT_SECONDS + 10) * 1000,
     ),
     connectionTimeout: deps.config.REQUEST_TIMEOUT_MS,
+    // Registering the plugins and every area's routes took more than Fastify's default 10 s on a busy machine (a
+    // test file failed to start with "Plugin did not start in time" while a seed ran beside the tests). A plugin
+    // that truly hangs still stops the start-up, after a minute.
+    pluginTimeout: 60_000,
     ...options,
     logger: withoutLinkTokens(options.logger),
   });
