@@ -63,7 +63,7 @@ export function keptFromRows(k: {
   tidy?: string;
   truncate: string;
 }): string[] {
-  const fn = `paydesk_${k.name}`;
+  const fn = `paydesk_${k.table}_${k.name}`;
   const of = (set: 'new_rows' | 'old_rows') => `${set}${k.rows ? ` where ${k.rows}` : ''}`;
   return [
     `create function ${fn}() returns trigger language plpgsql security definer set search_path = public as $$
