@@ -1,7 +1,8 @@
 import { PCI_MESSAGES, pciEndpoints } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchantRecordPages } from '../src/areas/pci/engine';
+import { writeRun } from '../src/areas/pci/billingRun';
+import { loadPciConfig, loadRevShares, merchantRecordPages, merchantRecords } from '../src/areas/pci/engine';
 import { seedPciIfMissing } from '../src/db/seed/pci';
 import { decryptPii, encryptPii } from '../src/platform/pii';
 import { addUser, Client, type TestApp, testApp } from './helpers';
@@ -769,5 +770,106 @@ describe('the billing run’s pages of merchants', () => {
     }
     expect(seen).toEqual(rows.map((r) => r.mid));
     expect(pages).toBe(Math.ceil(rows.length / 7));
+  });
+});
+
+describe('the billing run a page at a time', () => {
+  const month = '2099-01-01';
+  const originator = {
+    odfiRouting: '021000021',
+    odfiName: 'TEST BANK',
+    companyId: '1234567890',
+    companyName: 'PAYDESK TEST',
+    immediateOrigin: '1234567890',
+    immediateOriginName: 'PAYDESK TEST',
+    entryDescription: 'PCI FEE',
+  };
+  class RollBack extends Error {}
+
+  /** A run of `month` on `day` in a transaction rolled back: its file, its billing rows, and each row's ISO
+   * share as plain SQL finds it (the latest of the ISO's shares effective on or before the day). */
+  async function rolledBackRun(day: string, pageSize?: number, before?: (trx: typeof t.db) => Promise<void>) {
+    let out: { file: string; rows: Record<string, unknown>[]; shares: Record<string, unknown>[] } | undefined;
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        await before?.(trx);
+        const [config, shares] = await Promise.all([loadPciConfig(trx), loadRevShares(trx)]);
+        const merchants =
+          pageSize === undefined
+            ? await merchantRecords(trx, { openOnly: true })
+            : merchantRecordPages(trx, { openOnly: true }, pageSize);
+        const result = await writeRun(trx, {
+          month,
+          createdAt: new Date(`${day}T15:00:00Z`),
+          effectiveDate: day,
+          createdBy: 'test',
+          merchants,
+          config,
+          shares,
+          originator,
+        });
+        const rows = await sql<Record<string, unknown>>`select mid, merchant_id, partner_id, billing_flag,
+            amount::text, iso_cost::text, iso_rev_share::text, amount_due::text
+          from pci_billing where month = ${month}::date order by mid`.execute(trx);
+        const expected = await sql<Record<string, unknown>>`select b.mid, (select s.rev_share::text
+              from pci_rev_shares s join partners p on p.id = s.partner_id
+              where p.account_name = pa.account_name and s.effective_date <= ${day}::date
+              order by s.effective_date desc limit 1) as iso_rev_share
+          from pci_billing b join partners pa on pa.id = b.partner_id
+          where b.month = ${month}::date order by b.mid`.execute(trx);
+        out = { file: result.file, rows: rows.rows, shares: expected.rows };
+        throw new RollBack();
+      })
+      .catch((e) => {
+        if (!(e instanceof RollBack)) throw e;
+      });
+    if (!out) throw new Error('the run did not finish');
+    return out;
+  }
+
+  it('bills the same rows and writes the same file as a run of every merchant at once, with the share in effect on the day', async () => {
+    // A day before some ISO's later share takes effect, so the share in effect is not simply the latest.
+    const { rows: days } = await sql<{
+      day: string;
+      later: number;
+    }>`select (min(effective_date) - 1)::text as day,
+        count(distinct partner_id)::int as later
+      from pci_rev_shares where effective_date > (select min(effective_date) from pci_rev_shares)`.execute(
+      t.db,
+    );
+    const day = days[0]?.day as string;
+    expect(days[0]?.later).toBeGreaterThan(0);
+
+    const whole = await rolledBackRun(day);
+    const paged = await rolledBackRun(day, 7);
+    expect(whole.rows.length).toBeGreaterThan(100);
+    expect(paged.rows).toEqual(whole.rows);
+    expect(paged.file).toBe(whole.file);
+    // Each row's share is the one plain SQL finds for its ISO on the day, and some ISO has a later one.
+    expect(paged.rows.map((r) => [r.mid, r.iso_rev_share])).toEqual(
+      paged.shares.map((r) => [r.mid, r.iso_rev_share]),
+    );
+    expect(paged.rows.some((r) => r.iso_rev_share !== null)).toBe(true);
+  });
+
+  it('stops at a page whose rows cannot be written, and nothing of the run is kept', async () => {
+    // A billing row of the month already there for the 30th open merchant: the fifth page of seven fails.
+    const { rows } = await sql<{ merchant_id: number; partner_id: number; mid: string }>`select merchant_id,
+        partner_id, mid from pci_merchants where merchant_status = '' order by mid offset 29 limit 1`.execute(
+      t.db,
+    );
+    const victim = rows[0];
+    if (!victim) throw new Error('no open merchant');
+    const run = rolledBackRun('2026-03-02', 7, async (trx) => {
+      const { rows: runs } = await sql<{ id: number }>`select id from pci_billing_runs limit 1`.execute(trx);
+      await sql`insert into pci_billing (month, run_id, merchant_id, partner_id, mid, billing_flag, amount,
+          iso_cost, created_date) values (${month}::date, ${runs[0]?.id}, ${victim.merchant_id},
+          ${victim.partner_id}, ${victim.mid}, 'MTF', 1, 0, '2026-03-02')`.execute(trx);
+    });
+    await expect(run).rejects.toThrow(/duplicate key|unique/i);
+    const { rows: left } = await sql<{ n: number }>`select count(*)::int as n from pci_billing
+      where month = ${month}::date`.execute(t.db);
+    expect(left[0]?.n).toBe(0);
   });
 });
