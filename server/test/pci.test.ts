@@ -487,6 +487,26 @@ describe('answers PostgreSQL writes as JSON', () => {
       expect(parsed.data).toEqual(answer);
     }
   });
+
+  it('list a month’s billing by MID and its commissions by ISO, then MID, as plain SQL orders them', async () => {
+    const month = `${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01`;
+    const billing = (await finance.post('/api/pci/GetBilling', lastMonth)).json() as { mid: string }[];
+    const { rows: byMid } = await sql<{
+      mid: string;
+    }>`select mid from pci_billing where month = ${month}::date
+      order by mid`.execute(t.db);
+    expect(billing.map((r) => r.mid)).toEqual(byMid.map((r) => r.mid));
+    const commissions = (await finance.post('/api/pci/GetCommissions', lastMonth)).json() as {
+      mid: string;
+    }[];
+    const { rows: byIso } = await sql<{ mid: string }>`select b.mid from pci_billing b
+      join partners pa on pa.id = b.partner_id
+      where b.month = ${month}::date and b.iso_rev_share is not null order by pa.account_name, b.mid`.execute(
+      t.db,
+    );
+    expect(commissions.map((r) => r.mid)).toEqual(byIso.map((r) => r.mid));
+    expect(new Set(commissions.map((r) => r.mid)).size).toBeGreaterThan(10);
+  });
 });
 
 describe('capabilities', () => {

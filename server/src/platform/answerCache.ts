@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
-import { JsonText, type KeptEncodings } from './http';
+import { gunzipText, gzipFast, JsonText, type KeptEncodings } from './http';
 
 /**
  * Large answers that change rarely (the whole partner directory, the sandbox CRM's lead list), kept as the JSON text last written for each
@@ -10,27 +10,35 @@ import { JsonText, type KeptEncodings } from './http';
  * exactly what the query would answer now, and a write by another instance on the same database is seen at once.
  *
  * Entries are per database (tests run many in one process) and per scope key (the ISO of an ISO-bound user, or
- * everyone); a bounded number of entries and of characters is kept, the least recently used dropped first. Some
- * answers are large (ISO analytics of every group: 4 MB at the large scale, 12 MB at xl), so the characters are
- * the bound that matters; an answer larger than half of it is sent but not kept.
+ * everyone); a bounded number of entries and of size is kept, the least recently used dropped first. Some answers
+ * are large (ISO analytics of every group: 4 MB at the large scale, 12 MB at xl; a month of PCI billing at xl:
+ * 146,666 rows, 33 MB), so the size is the bound that matters. An answer of up to half the bound is kept as its
+ * text (its size: its characters); a larger one is kept gzip-compressed only (its size: the compressed bytes,
+ * about a tenth), sent as it is to clients that accept gzip and unpacked for each one that does not. An answer
+ * whose kept form would still be larger than half the bound is sent but not kept.
  */
 const MAX_ENTRIES = 64;
-export const MAX_CACHED_CHARS = 32_000_000;
+export const MAX_CACHED_SIZE = 32_000_000;
+/** The longest answer kept as its text; a longer one is kept compressed. */
+export const KEEP_TEXT_UP_TO = MAX_CACHED_SIZE / 2;
 interface Entry {
   version: string;
-  text: string;
+  /** Null when the answer is kept compressed only (encoded.gzip). */
+  text: string | null;
   encoded: KeptEncodings;
+  /** What the entry counts against the bound: its text's characters, or its compressed bytes. */
+  size: number;
 }
 const caches = new WeakMap<Db, Map<string, Entry>>();
 
 /** Drops the least recently used entries until the cache is within both bounds. */
 function trim(cache: Map<string, Entry>) {
-  let chars = 0;
-  for (const entry of cache.values()) chars += entry.text.length;
+  let size = 0;
+  for (const entry of cache.values()) size += entry.size;
   for (const [key, entry] of cache) {
-    if (cache.size <= MAX_ENTRIES && chars <= MAX_CACHED_CHARS) break;
+    if (cache.size <= MAX_ENTRIES && size <= MAX_CACHED_SIZE) break;
     cache.delete(key);
-    chars -= entry.text.length;
+    size -= entry.size;
   }
 }
 
@@ -55,7 +63,8 @@ export async function cachedAnswer(
   compute: () => Promise<string>,
   options: { byDay?: boolean } = {},
 ): Promise<string> {
-  return (await keptEntry(database, trx, name, scopeKey, compute, options)).text;
+  const entry = await keptEntry(database, trx, name, scopeKey, compute, options);
+  return entry.text ?? gunzipText(entry.encoded.gzip as Promise<Buffer>);
 }
 
 /**
@@ -92,17 +101,33 @@ async function keptEntry(
     cache.set(key, hit);
     return hit;
   }
-  const entry: Entry = { version, text: await compute(), encoded: {} };
+  const text = await compute();
+  let entry: Entry;
+  if (text.length <= KEEP_TEXT_UP_TO) entry = { version, text, encoded: {}, size: text.length };
+  else {
+    const gzip = await gzipFast(text);
+    entry = {
+      version,
+      text: null,
+      encoded: { gzip: Promise.resolve(gzip), compressedOnly: true },
+      size: gzip.length,
+    };
+  }
   cache.delete(key);
-  if (entry.text.length <= MAX_CACHED_CHARS / 2) cache.set(key, entry);
+  if (entry.size <= MAX_CACHED_SIZE / 2) cache.set(key, entry);
   trim(cache);
-  return entry;
+  // This request has the text at hand, kept or not.
+  return entry.text === text ? entry : { ...entry, text };
 }
 
-/** How many answers and characters are kept for a database (tests). */
-export function cacheSize(database: Db): { entries: number; chars: number } {
+/** How many answers are kept for a database, their size against the bound, and how many only compressed (tests). */
+export function cacheSize(database: Db): { entries: number; size: number; compressed: number } {
   const cache = caches.get(database);
-  let chars = 0;
-  for (const entry of cache?.values() ?? []) chars += entry.text.length;
-  return { entries: cache?.size ?? 0, chars };
+  let size = 0;
+  let compressed = 0;
+  for (const entry of cache?.values() ?? []) {
+    size += entry.size;
+    if (entry.text === null) compressed++;
+  }
+  return { entries: cache?.size ?? 0, size, compressed };
 }

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { gzip, constants as zlibConstants } from 'node:zlib';
+import { gunzip, gzip, constants as zlibConstants } from 'node:zlib';
 import {
   type Endpoint,
   type FileAnswer,
@@ -138,10 +138,11 @@ export class JsonText<T> {
   declare readonly answer: T;
   /**
    * `encoded`: where the encodings of a kept answer (platform/answerCache.ts) are kept with it, so a large answer
-   * asked again is neither encoded nor compressed again.
+   * asked again is neither encoded nor compressed again. `text` is null for an answer kept compressed only, asked
+   * again: its `encoded.gzip` is then set.
    */
   constructor(
-    readonly text: string,
+    readonly text: string | null,
     readonly encoded: KeptEncodings | null = null,
   ) {}
 }
@@ -150,9 +151,26 @@ export class JsonText<T> {
 export interface KeptEncodings {
   utf8?: Buffer;
   gzip?: Promise<Buffer>;
+  /**
+   * Kept compressed only (an answer too large to keep as text): its UTF-8 bytes are made again for each client
+   * that does not accept gzip, and never kept.
+   */
+  compressedOnly?: boolean;
 }
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** An answer's text compressed at zlib's fastest level, on zlib's thread. */
+export const gzipFast = (text: string): Promise<Buffer> =>
+  gzipAsync(Buffer.from(text), { level: zlibConstants.Z_BEST_SPEED });
+
+/** The bytes of an answer kept compressed only. */
+const gunzipBytes = async (gzipped: Promise<Buffer>): Promise<Buffer> => gunzipAsync(await gzipped);
+
+/** The text of an answer kept compressed only. */
+export const gunzipText = async (gzipped: Promise<Buffer>): Promise<string> =>
+  (await gunzipBytes(gzipped)).toString('utf8');
 
 /** Kept answers smaller than this are sent as they are; compressing them would save little. */
 const COMPRESS_FROM = 64 * 1024;
@@ -161,20 +179,26 @@ const COMPRESS_FROM = 64 * 1024;
  * The body of a JsonText answer. A kept one of some size goes out gzip-compressed to a client that accepts it (a
  * browser always does: ISO analytics of every group is 4 MB of JSON at the large scale and about a tenth of
  * that compressed), compressed once at the fastest level on zlib's thread and kept with the answer; otherwise
- * as its UTF-8 bytes, also made once. Answers not kept are sent as text: compressing them on every request
- * would take the thread pool from sign-in's argon2.
+ * as its UTF-8 bytes, also made once (or, for an answer kept compressed only, unpacked for that client). Answers
+ * not kept are sent as text: compressing them on every request would take the thread pool from sign-in's argon2.
  */
-async function jsonBody(result: JsonText<unknown>, req: FastifyRequest, reply: FastifyReply) {
+export async function jsonBody(result: JsonText<unknown>, req: FastifyRequest, reply: FastifyReply) {
   reply.type('application/json; charset=utf-8');
-  const kept = result.encoded;
-  if (!kept || result.text.length < COMPRESS_FROM) return result.text;
+  const { text, encoded: kept } = result;
+  if (text !== null && (!kept || text.length < COMPRESS_FROM)) return text;
+  if (!kept) throw new Error('An answer without its text must be kept compressed');
   reply.header('vary', 'accept-encoding');
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-    kept.gzip ??= gzipAsync(Buffer.from(result.text), { level: zlibConstants.Z_BEST_SPEED });
+    if (!kept.gzip && text !== null) kept.gzip = gzipFast(text);
     reply.header('content-encoding', 'gzip');
     return kept.gzip;
   }
-  kept.utf8 ??= Buffer.from(result.text);
+  if (text === null) {
+    if (!kept.gzip) throw new Error('An answer without its text must be kept compressed');
+    return gunzipBytes(kept.gzip);
+  }
+  if (kept.compressedOnly) return text;
+  kept.utf8 ??= Buffer.from(text);
   return kept.utf8;
 }
 
