@@ -1084,7 +1084,13 @@ if (section('pci')) {
     console.log(
       `The bench database has already billed ${thisMonth.slice(0, 7)}: the run answers its kept file.`,
     );
-  const runs = [0, 1, 2].map(() => child(['pci-run', thisMonth]));
+  // A rolled-back run leaves its 50,000–150,000 rows dead in the table and its unique index, which the next run's
+  // inserts would step over (a real run, once a month, writes into a vacuumed table): vacuumed before each run.
+  const runs: ReturnType<typeof child>[] = [];
+  for (let i = 0; i < 3; i++) {
+    await sql`vacuum pci_billing`.execute(db);
+    runs.push(child(['pci-run', thisMonth]));
+  }
   const { entries, bytes } = JSON.parse(runs[0]?.body ?? '{}') as { entries: number; bytes: number };
   const runTimes = runs.map((r) => r.seconds * 1000);
   const worstRun = Math.max(...runTimes);
