@@ -181,13 +181,18 @@ export async function approvalDetails(db: Db, p: Period): Promise<ApprovalDetail
 }
 
 /** Approvals per month of a year, all twelve months. */
+/**
+ * Each month's approvals, counted as one range of the approvals index per month: counting the index entries is
+ * cheaper than grouping them by a month computed for each (54,000 approvals at the xl scale: 16–18 ms grouped,
+ * 11–16 ms counted by month).
+ */
 export async function yearApprovals(db: Db, year: Period) {
   const { rows } = await sql<{ Month: string; Approved: number }>`
-    select to_char(m, 'YYYY-MM') as "Month", coalesce(c.n, 0)::int as "Approved"
+    select to_char(m, 'YYYY-MM') as "Month",
+      (select count(*) from applications a
+       where a.approved_at >= m and a.approved_at < m + interval '1 month'
+         and a.approved_at >= ${year.from}::date and a.approved_at < ${year.to}::date)::int as "Approved"
     from generate_series(${year.from}::date, ${year.to}::date - interval '1 day', interval '1 month') m
-    left join (select date_trunc('month', approved_at) as mon, count(*) as n from applications
-               where approved_at >= ${year.from}::date and approved_at < ${year.to}::date group by 1) c
-      on c.mon = m
     order by 1`.execute(db);
   return rows;
 }
