@@ -416,6 +416,29 @@ describe('ISO partners', () => {
         (r: { approvals_this_year: number }) => r.approvals_this_year >= 1 && r.approvals_this_year <= 10,
       ),
     ).toBe(true);
+    // Every ISO of the directory, every field, as GetPartners answers it for the month's ranges; with an ISO that
+    // has no manager, no signing date and no application, so the nulls are read back too, and a name with the
+    // characters an array literal quotes.
+    const odd = 'Zz "Quoted", {Braced} \\ NULL ISO';
+    await sql`insert into partners (account_id, account_name) values ('TEST-EMPTY', ${odd})`.execute(t.db);
+    try {
+      const directory = (await json('/api/iso/GetPartners', ranges())) as Record<string, unknown>[];
+      const all = await json('/api/iso/partners/query', { month: thisMonth, pageSize: 1000 });
+      expect(all.total).toBe(directory.length);
+      const inTable = new Map(all.rows.map((r: Record<string, unknown>) => [r.partner, r]));
+      for (const row of directory) expect(inTable.get(row.partner), String(row.partner)).toEqual(row);
+      expect(inTable.get(odd)).toMatchObject({
+        date_signed: null,
+        rm: null,
+        days_since_last_app: null,
+        approvals_this_year: 0,
+      });
+      expect(Number(all.totals.approvals_this_year)).toBe(
+        directory.reduce((sum, r) => sum + (r.approvals_this_year as number), 0),
+      );
+    } finally {
+      await sql`delete from partners where account_id = 'TEST-EMPTY'`.execute(t.db);
+    }
     const bad = await admin.post('/api/iso/partners/query', {
       month: thisMonth,
       filters: [{ id: 'approvals_this_year', kind: 'range', min: 5, max: 1 }],
