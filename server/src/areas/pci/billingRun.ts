@@ -198,10 +198,10 @@ export async function runPciBilling(
  * the effective date, with the rev share in effect on the run's day) and the NACHA file. Merchants whose bank
  * details are missing or bad are left out of both and listed. The seed writes past months through it too.
  *
- * A page of merchants at a time: its billing rows are written and its debits added to the file before the next
- * page is read, so what the run holds is one page and the file's text (94 bytes a debit), not every merchant's
- * bill, row and entry at once. The run's row is written first (the billing rows refer to it) and completed
- * with the file, the count and the total at the end, in the same transaction.
+ * A page of merchants at a time: its debits are added to the file, then its billing rows are written while the
+ * next page is read and billed, so what the run holds is two pages and the file's text (94 bytes a debit), not
+ * every merchant's bill, row and entry at once. The run's row is written first (the billing rows refer to it) and
+ * completed with the file, the count and the total at the end, in the same transaction.
  */
 export async function writeRun(
   db: Db,
