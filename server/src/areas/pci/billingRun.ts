@@ -267,10 +267,9 @@ export async function writeRun(
     return share;
   };
 
-  const pages: AsyncIterable<readonly MerchantRecord[]> | Iterable<readonly MerchantRecord[]> =
-    Symbol.asyncIterator in merchants ? merchants : [merchants];
+  // The pages: a page at a time from the run, or every merchant as one page from the seed.
   const iterator: AsyncIterator<readonly MerchantRecord[]> | Iterator<readonly MerchantRecord[]> =
-    Symbol.asyncIterator in pages ? pages[Symbol.asyncIterator]() : pages[Symbol.iterator]();
+    Symbol.asyncIterator in merchants ? merchants[Symbol.asyncIterator]() : [merchants][Symbol.iterator]();
   // While PostgreSQL writes one page's billing rows, the next page is read and billed here (decrypting its bank
   // details is most of the run's own work): the two overlap instead of waiting for each other. One page's
   // insert is in flight at a time; it is awaited before the next is sent, so a failure stops the run there.
