@@ -69,6 +69,9 @@ const documents = [
   '<a>line\r\nbreak and\rreturn</a>',
   '<a><t xml:space="preserve">  spaced  </t><t>ünïcödé € 漢字</t></a>',
   '<a b="x&#10;y" c="&amp;&#x3c;"></a>',
+  // White space before a closing tag's '>'; values and texts either side of the short-value check's 32 characters.
+  '<a><b></b ><c r="A1"\tt="str"></c\n></a>',
+  '<a b="a value longer than thirty-two characters &amp; more" c="short"><t>thirty-three characters and &lt;</t><t>\r\n</t></a>',
 ];
 
 describe('XmlScanner', () => {
@@ -116,6 +119,10 @@ describe('XmlScanner', () => {
     ['an attribute given twice', '<a b="1" b="2"/>'],
     ['an attribute without quotes', '<a b=1/>'],
     ['a < in an attribute', '<a b="<"/>'],
+    ['a quote in a closing tag', '<a><b></b"></a>'],
+    ['an attribute name with a no-break space', '<a b\u00a0c="1"/>'],
+    ['a character XML does not allow in a short attribute value', '<a b="x\uffffy"/>'],
+    ['a control character in a long text', `<a>${'x'.repeat(40)}\u0001</a>`],
     ['an empty document', '   '],
   ];
   for (const [what, xml] of refused) {

@@ -473,8 +473,9 @@ async function readSheet(
 /** "C12" → 2. Letters beyond any real column stay large, so they are refused as too far right. */
 function columnIndex(reference: string): number {
   let index = 0;
-  for (const ch of reference.toUpperCase()) {
-    const code = ch.charCodeAt(0);
+  for (let i = 0; i < reference.length; i++) {
+    let code = reference.charCodeAt(i);
+    if (code >= 97 && code <= 122) code -= 32;
     if (code < 65 || code > 90) break;
     index = Math.min(index * 26 + (code - 64), 1e9);
   }
