@@ -13,10 +13,19 @@ export async function checkKnownMids(db: Db) {
   );
 }
 
-/** Known MIDs, each at most once per period of the file. */
-export async function checkMids(db: Db, periodColumns: string[] = []) {
-  await checkKnownMids(db);
+/**
+ * Known MIDs, each at most once per period of the file. `allKnown` says the apply step already found a merchant
+ * for every row (the known-MID query is then skipped).
+ */
+export async function checkMids(db: Db, periodColumns: string[] = [], allKnown = false) {
+  if (!allKnown) await checkKnownMids(db);
   const partition = ['c_mid', ...periodColumns].join(', ');
+  // Most files have no repeated MID: a grouping says so quicker (hashed) than numbering every row in order does;
+  // only a file with one is read again to name its rows.
+  const { rows: repeated } = await sql
+    .raw(`select 1 from import_rows group by ${partition} having count(*) > 1 limit 1`)
+    .execute(db);
+  if (repeated.length === 0) return;
   await rejectRows(
     db,
     `select row_no, c_mid, first from (select row_no, c_mid, min(row_no) over (partition by ${partition}) as first,
@@ -89,11 +98,16 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
   /** The last row_no applied, and the (processor, month) pairs whose old rows are already deleted. */
   let through = 0;
   const replaced = new Set<string>();
+  /** Rows of a known processor the apply step found no merchant for (an unknown MID, or one the user may not see). */
+  let unmatched = 0;
   const staged = async (db: Db) => {
+    // The rows staged since the last batch: the last one's number, and how many of them are to be applied.
     const { rows: last } = await sql<{
+      upTo: number;
       n: number;
-    }>`select coalesce(max(row_no), 0)::int as n from import_rows`.execute(db);
-    const upTo = last[0]?.n ?? 0;
+    }>`select coalesce(max(r.row_no), 0)::int as "upTo", (count(*) filter (where ${sql.raw(knownProcessor)}))::int as n
+       from import_rows r where r.row_no > ${through}`.execute(db);
+    const upTo = last[0]?.upTo ?? 0;
     if (upTo <= through) return;
     const batch = sql`r.row_no > ${through} and r.row_no <= ${upTo} and ${sql.raw(knownProcessor)}`;
     const { rows: months } = await sql<{ processor: string; month: string }>`
@@ -105,8 +119,8 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
       replaced.add(`${p} ${month}`);
     }
     // Each row's merchant by its key (a batch is a few thousand rows; hashing every merchant for each would cost
-    // more than the lookups). An unknown MID finds none here and is refused by the final check.
-    await sql`
+    // more than the lookups). An unknown MID finds none here: it is counted, and refused by the final check.
+    const inserted = await sql`
       insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule,
         payout_to, transactions, volume, income, gross, net, ach_collected_gross, ach_collected_payout,
         ach_collected_net, ach_rejected_gross, ach_rejected_net, refunds_gross, refunds_payout, refunds_net,
@@ -116,6 +130,7 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
       from import_rows r
       cross join lateral (select m.id, m.partner_id, m.dba from merchants m where m.mid = r.c_mid offset 0) m
       where ${batch}`.execute(db);
+    unmatched += (last[0]?.n ?? 0) - Number(inserted.numAffectedRows ?? 0);
     through = upTo;
   };
   return {
@@ -131,7 +146,11 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
           'Processor',
         );
       }
-      await checkMids(db, processor === 'file' ? ['c_yearmonth', 'upper(c_processor)'] : ['c_yearmonth']);
+      await checkMids(
+        db,
+        processor === 'file' ? ['c_yearmonth', 'upper(c_processor)'] : ['c_yearmonth'],
+        unmatched === 0,
+      );
       await refreshDerived(db, { table: 'residuals' });
     },
   };
