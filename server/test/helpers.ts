@@ -185,12 +185,12 @@ export class Client {
     return res;
   }
 
-  async get(url: string): Promise<LightMyRequestResponse> {
+  async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     const res = await this.app.inject({
       method: 'GET',
       url,
       remoteAddress: this.remoteAddress,
-      headers: { cookie: this.cookieHeader() },
+      headers: { ...headers, cookie: this.cookieHeader() },
     });
     this.keep(res);
     return res;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { APPROVAL_PAGE_TEXT, CHECK_STALE_AFTER_MS, leadsEndpoints, leadsPaths } from '@paydesk/domain';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
@@ -206,6 +207,39 @@ describe('who may call the leads API', () => {
     expect(Object.keys(answer.records[0]).sort()).toEqual(
       ['CreatedDate', 'Company', 'Id', 'Name', 'Real_Owner_del__c', 'Status'].sort(),
     );
+  });
+
+  it('sends the kept list again as it was, gzip-compressed to a client that accepts it, until a lead changes', async () => {
+    const c = await sales();
+    // Enough leads for a list over 64 KB, the size from which a kept answer is sent compressed.
+    await sql`insert into crm_leads (lead_id, name, company, status, created_date, owner_name)
+      select 'ZzBulk' || n, 'Bulk Lead ' || n, 'Bulk Company ' || n, 'Open', timestamptz '2020-01-01' + n * interval '1 minute',
+             'Bulk Owner'
+      from generate_series(1, 600) n`.execute(db);
+    try {
+      const plain = await c.get(leadsPaths.getLeads);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.length).toBeGreaterThan(64 * 1024);
+      const rows = await sql<{ lead_id: string }>`
+        select lead_id from crm_leads order by created_date desc, lead_id`.execute(db);
+      expect(ok(plain).records.map((r: { Id: string }) => r.Id)).toEqual(rows.rows.map((r) => r.lead_id));
+      for (let i = 0; i < 2; i++) {
+        const zipped = await c.get(leadsPaths.getLeads, { 'accept-encoding': 'gzip, deflate, br' });
+        expect(zipped.headers['content-encoding']).toBe('gzip');
+        expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+        expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
+        expect((await c.get(leadsPaths.getLeads)).body).toBe(plain.body);
+      }
+      // A lead renamed in the CRM is in the next answer, compressed or not.
+      await sql`update crm_leads set name = 'Renamed Bulk Lead' where lead_id = 'ZzBulk7'`.execute(db);
+      const renamed = (body: string) =>
+        JSON.parse(body).records.find((r: { Id: string }) => r.Id === 'ZzBulk7')?.Name;
+      expect(renamed((await c.get(leadsPaths.getLeads)).body)).toBe('Renamed Bulk Lead');
+      const zipped = await c.get(leadsPaths.getLeads, { 'accept-encoding': 'gzip' });
+      expect(renamed(gunzipSync(zipped.rawPayload).toString('utf8'))).toBe('Renamed Bulk Lead');
+    } finally {
+      await sql`delete from crm_leads where lead_id like 'ZzBulk%'`.execute(db);
+    }
   });
 });
 
