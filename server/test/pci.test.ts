@@ -289,6 +289,84 @@ describe('the merchants table', () => {
   });
 });
 
+describe('the DBA kept on each PCI row', () => {
+  it('is always its merchant’s, however either is written, and the table finds a merchant by its new name', async () => {
+    const drift = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from pci_merchants p join merchants m on m.id = p.merchant_id
+          where p.dba is distinct from m.dba`.execute(t.db)
+      ).rows[0]?.n;
+    expect(await drift()).toBe(0);
+    const row = await t.db
+      .selectFrom('pci_merchants as p')
+      .innerJoin('merchants as m', 'm.id', 'p.merchant_id')
+      .select(['p.merchant_id', 'p.mid', 'm.dba'])
+      .where('p.merchant_status', '=', '')
+      .orderBy('p.mid')
+      .executeTakeFirstOrThrow();
+    const other = await t.db
+      .selectFrom('merchants')
+      .select(['id', 'dba'])
+      .where('id', '<>', row.merchant_id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const otherPci = await t.db
+      .selectFrom('pci_merchants')
+      .selectAll()
+      .where('merchant_id', '=', other.id)
+      .executeTakeFirstOrThrow();
+    const byName = async (value: string) =>
+      (
+        await finance.post('/api/app/pci/merchants/query', {
+          pageSize: 25,
+          filters: [{ id: 'dba_name', kind: 'text', value }],
+        })
+      ).json() as { total: number; rows: { mid: string; dba_name: string }[] };
+    try {
+      // The merchant renamed: its PCI row follows, and the table finds and shows it by the new name only.
+      await t.db
+        .updateTable('merchants')
+        .set({ dba: 'Zzyzx Renamed Diner' })
+        .where('id', '=', row.merchant_id)
+        .execute();
+      expect(await drift()).toBe(0);
+      const found = await byName('zzyzx renamed');
+      expect(found.total).toBe(1);
+      expect(found.rows[0]).toMatchObject({ mid: row.mid, dba_name: 'Zzyzx Renamed Diner' });
+      const search = (
+        await finance.post('/api/app/pci/merchants/query', { pageSize: 25, search: 'Zzyzx' })
+      ).json() as { total: number };
+      expect(search.total).toBe(1);
+      // A DBA written to the PCI row itself is replaced by the merchant's.
+      await t.db
+        .updateTable('pci_merchants')
+        .set({ dba: 'Not The Merchant' })
+        .where('mid', '=', row.mid)
+        .execute();
+      expect(await drift()).toBe(0);
+      // The PCI row moved to another merchant (whose own PCI row is away) takes that merchant's DBA.
+      await t.db.deleteFrom('pci_merchants').where('merchant_id', '=', other.id).execute();
+      await sql`update pci_merchants set merchant_id = ${other.id} where mid = ${row.mid}`.execute(t.db);
+      expect(await drift()).toBe(0);
+      expect((await byName('zzyzx renamed')).total).toBe(0);
+      await sql`update pci_merchants set merchant_id = ${row.merchant_id} where mid = ${row.mid}`.execute(
+        t.db,
+      );
+    } finally {
+      await t.db.updateTable('merchants').set({ dba: row.dba }).where('id', '=', row.merchant_id).execute();
+    }
+    // A PCI row written with any DBA (here the other merchant's own, returning) takes its merchant's.
+    await t.db
+      .insertInto('pci_merchants')
+      .values({ ...otherPci, dba: 'Not The Merchant Either' })
+      .execute();
+    expect(await drift()).toBe(0);
+    expect((await byName(row.dba.slice(0, 6))).rows.some((r) => r.mid === row.mid)).toBe(true);
+  });
+});
+
 describe('the billing run', () => {
   it('refuses a month not chosen or not started', async () => {
     expect(

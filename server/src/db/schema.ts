@@ -812,6 +812,8 @@ export interface PciMerchantsTable {
   merchant_id: number;
   partner_id: number;
   mid: string;
+  /** The merchant's DBA, kept by triggers (migration 2026_12_01_0010): any value written is replaced by it. */
+  dba: Generated<string>;
   pci_compliant: boolean;
   achieved_date: DateOnly | null;
   due_date: DateOnly | null;

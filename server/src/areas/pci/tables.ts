@@ -30,7 +30,8 @@ export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn>
     def: pciMerchantsTable,
     expressions: {
       mid: 'p.mid',
-      dba_name: 'm.dba',
+      // The merchant's DBA as kept on the PCI row (2026_12_01_0010): filtered, searched and sorted by its index.
+      dba_name: 'p.dba',
       iso_name: 'pa.account_name',
       merchant_profile: 'm.profile',
       open_date: 'm.opened_on',
@@ -47,10 +48,11 @@ export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn>
     from: `(select * from pci_merchants where merchant_status = '') p`,
     // The merchant's and the ISO's columns are joined only when a request filters, searches or sorts by one of
     // them; otherwise the page and its count are found in pci_merchants alone (the Non-Compliant filter counts
-    // 15,000 rows at the large scale, each of which was joined to its merchant and ISO to be counted).
+    // 15,000 rows at the large scale, each of which was joined to its merchant and ISO to be counted). The DBA is
+    // on the PCI row itself, so a DBA filter or search is one of those.
     lookup: {
       join: merchantJoins,
-      columns: ['dba_name', 'iso_name', 'merchant_profile', 'open_date'],
+      columns: ['iso_name', 'merchant_profile', 'open_date'],
       key: 'p.merchant_id',
     },
     searchable: ['mid', 'dba_name'],

@@ -50,6 +50,7 @@ import * as merchantsGroupMcc from './2026_11_28_0040_merchants_group_mcc';
 import * as pciOpenMerchantIndex from './2026_11_29_0010_pci_open_merchant_index';
 import * as pciOpenCounts from './2026_11_29_0020_pci_open_counts';
 import * as applicationsApprovedCover from './2026_11_30_0010_applications_approved_cover';
+import * as pciMerchantsDba from './2026_12_01_0010_pci_merchants_dba';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -104,4 +105,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0010_pci_open_merchant_index': pciOpenMerchantIndex,
   '2026_11_29_0020_pci_open_counts': pciOpenCounts,
   '2026_11_30_0010_applications_approved_cover': applicationsApprovedCover,
+  '2026_12_01_0010_pci_merchants_dba': pciMerchantsDba,
 };
