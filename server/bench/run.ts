@@ -1068,6 +1068,12 @@ if (section('pci')) {
         where p.merchant_status = '' and lower(m.dba) like 'gol%' order by p.mid limit 25`,
     ],
     [
+      'sorted by DBA, descending',
+      { sort: [{ id: 'dba_name', desc: true }] },
+      sql`select p.mid, m.dba from pci_merchants p join merchants m on m.id = p.merchant_id
+        where p.merchant_status = '' order by m.dba desc, p.merchant_id limit 25`,
+    ],
+    [
       'sorted by Non-Comp Fee',
       { sort: [{ id: 'pci_noncomp_fee', desc: true }] },
       sql`select p.mid from pci_merchants p where p.merchant_status = '' order by p.pci_noncomp_fee desc, p.merchant_id limit 25`,

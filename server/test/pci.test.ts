@@ -213,6 +213,8 @@ describe('the merchants table', () => {
         'pa.account_name desc, p.merchant_id',
       ],
       [{ filters: [{ id: 'dba_name', kind: 'text', value: 's' }] }, "and lower(m.dba) like 's%'", 'p.mid'],
+      [{ sort: [{ id: 'dba_name', desc: true }], page: 2 }, '', 'm.dba desc, p.merchant_id'],
+      [{ sort: [{ id: 'dba_name', desc: false }] }, '', 'm.dba, p.merchant_id'],
       [{ sort: [{ id: 'open_date', desc: false }], page: 3 }, '', 'm.opened_on, p.merchant_id'],
     ];
     for (const [request, where, order] of cases) {
