@@ -10,7 +10,6 @@ import {
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { cachedAnswer } from '../../platform/answerCache';
 import { badRequest } from '../../platform/errors';
 import type { TableSource } from '../../platform/tableQuery';
 
@@ -131,26 +130,22 @@ export async function allPartners(db: Db, b: IsoPartnersBody): Promise<IsoPartne
 }
 
 /**
- * A whole-directory answer of the ISO partners dashboard (one row per ISO the user sees), as JSON text, kept per
- * scope, request and version of partners and applications (the `iso_partners` answer version). Both answers are
- * made of fixed fields by the functions above, so the text is exactly what the schema would send.
+ * The key under which a whole-directory answer of the ISO partners dashboard (one row per ISO the user sees) is
+ * kept (platform/answerCache.ts): per scope, call and ranges, and per version of partners and applications (the
+ * `iso_partners` answer version). Both answers are made of fixed fields by the functions above, so the text is
+ * exactly what the schema would send.
  */
-export function cachedDirectory(
-  database: Db,
-  db: Db,
+export function directoryKey(
   user: { isoId: number | null } | null,
   call: 'partners' | 'status',
   body: IsoPartnersBody | IsoPartnersStatusBody,
-  compute: () => Promise<unknown>,
-): Promise<string> {
+): string {
   // The body's fields in a fixed order: the same ranges are the same answer however the client ordered them.
   const ranges = Object.entries(body)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  return cachedAnswer(database, db, 'iso_partners', `${user?.isoId ?? 'staff'}:${call}:${ranges}`, async () =>
-    JSON.stringify(await compute()),
-  );
+  return `${user?.isoId ?? 'staff'}:${call}:${ranges}`;
 }
 
 /** The date ranges of the ISO performance screen for a chosen month, as the older client computed them. */
