@@ -228,6 +228,8 @@ async function removeImported(): Promise<void> {
   const client = new pg.Client({ connectionString: env.DATABASE_URL });
   await client.connect();
   await client.query(`delete from residuals where month = '${FUTURE_MONTH}-01'`);
+  // The month became a partition of its own (2026_12_02_0010_residuals_by_month): gone, the next run imports it anew.
+  await client.query(`drop table if exists residuals_${FUTURE_MONTH.replace('-', '_')}`);
   await client.end();
 }
 

@@ -1390,6 +1390,14 @@ if (section('spreadsheets')) {
   // Import: exactly 100,000 residual rows: the latest TSYS statements of real merchants, filed under
   // months far in the future (an import replaces whole months, so real months stay untouched), removed after.
   const FUTURE = ['2099-01', '2099-02', '2099-03'];
+  // Each month is imported as a new month is: its rows deleted after, and the partition the import made for it
+  // dropped (2026_12_02_0010_residuals_by_month), before (a run stopped half-way) and after.
+  const removeFuture = async () => {
+    await sql`delete from residuals where month >= '2099-01-01'`.execute(db);
+    for (const ym of FUTURE)
+      await sql`drop table if exists ${sql.table(`residuals_${ym.replace('-', '_')}`)}`.execute(db);
+  };
+  await removeFuture();
   const source = await sql<Record<string, unknown>>`
   select mid, dba, agent, office, payout_schedule, payout_to, transactions, volume, income,
          gross, net, ach_collected_gross, ach_collected_payout, ach_collected_net, ach_rejected_gross, ach_rejected_net,
@@ -1424,7 +1432,7 @@ if (section('spreadsheets')) {
   if (importedStats.status !== 200)
     throw new Error(`import answered ${importedStats.status}: ${importedStats.body}`);
   const imported = JSON.parse(importedStats.body).rows as number;
-  await sql`delete from residuals where month >= '2099-01-01'`.execute(db);
+  await removeFuture();
   fs.rmSync(file, { force: true });
   fs.rmSync(tmp, { recursive: true, force: true });
 

@@ -8,7 +8,7 @@ import { buildApp } from '../src/app';
 import { createUser } from '../src/areas/accounts/queries';
 import { type Config, loadConfig } from '../src/config';
 import { type Connected, connect, type Db } from '../src/db/connect';
-import { migrateToLatest } from '../src/db/migrate';
+import { migrateToLatest, migrateUpTo } from '../src/db/migrate';
 import { jobDefinitions } from '../src/jobs';
 import { hashPassword } from '../src/platform/crypto';
 import { Jobs, type JobsOptions } from '../src/platform/jobs';
@@ -46,7 +46,7 @@ export async function testDatabase(): Promise<Connected> {
 }
 
 /** A database of its own with the schema only: migrated (pg-boss's schema too), not seeded. */
-export async function migratedDatabase(): Promise<Connected> {
+export async function migratedDatabase(upTo?: string): Promise<Connected> {
   const template = inject('databaseTemplate');
   let c: Connected;
   if (template.kind === 'pglite') {
@@ -58,7 +58,8 @@ export async function migratedDatabase(): Promise<Connected> {
     const opened = await connect({ databaseUrl: databaseUrl(template.serverUrl, name) });
     c = { ...opened, close: dropOnClose(opened, admin, name) };
   }
-  await migrateToLatest(c.db);
+  if (upTo) await migrateUpTo(c.db, upTo);
+  else await migrateToLatest(c.db);
   await installJobSchema(c);
   return c;
 }

@@ -2,6 +2,7 @@ import { addMonths, monthStart, residualTable, uploadTypes, XLSX_MIME } from '@p
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopeTransaction } from '../src/platform/scope';
 import { Client, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -874,6 +875,10 @@ describe('upload data', () => {
       expect(twice.statusCode).toBe(400);
       expect(twice.json().problems[0]).toMatchObject({ row: lastRow, column: 'MID' });
       expect(await residualsChecksum()).toBe(before);
+      // The months the refused files wrote to tables of their own: gone with the rest.
+      const { rows: left } = await sql<{ relname: string }>`
+        select relname from pg_class where relname ~ '^residuals_209[89]'`.execute(t.db);
+      expect(left).toEqual([]);
     });
 
     it('replaces exactly the months of the file with its rows, and nothing else', async () => {
@@ -904,8 +909,142 @@ describe('upload data', () => {
       expect(after[0]?.sum).toBe(others[0]?.sum);
     });
 
+    it('writes each month to a partition of its own: indexed, keyed, in the month totals, shut to the ISO role', async () => {
+      // Every row of every month (the seed's, and the file's: 2098-02 had rows before, the others none) is in its
+      // month's partition; none is left in the default one.
+      const { rows: homes } = await sql<{ month: string; home: string }>`
+        select distinct to_char(month, 'YYYY_MM') as month, tableoid::regclass::text as home from residuals
+        order by 1`.execute(t.db);
+      expect(homes.length).toBeGreaterThan(15);
+      expect(homes.filter((h) => h.home !== `residuals_${h.month}`)).toEqual([]);
+      // Each partition, as made by the seed, by an import's bare table or by moving rows out of the default one, has
+      // every index of residuals (valid), the key to merchants, row security on and no grant to the ISO role.
+      const { rows: shapes } = await sql<{
+        partition: string;
+        indexes: number;
+        valid: boolean;
+        keys: number;
+        shut: boolean;
+      }>`
+        select c.relname as partition,
+          (select count(*)::int from pg_inherits ii join pg_index x on x.indexrelid = ii.inhrelid
+             where x.indrelid = c.oid and ii.inhparent in (select indexrelid from pg_index where indrelid = 'residuals'::regclass)) as indexes,
+          (select bool_and(x.indisvalid) from pg_index x where x.indrelid = c.oid) as valid,
+          (select count(*)::int from pg_constraint k where k.conrelid = c.oid and k.contype = 'f'
+             and k.confrelid = 'merchants'::regclass) as keys,
+          c.relrowsecurity and not has_table_privilege('paydesk_iso', c.oid, 'select, insert, update, delete') as shut
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = 'residuals'::regclass order by 1`.execute(t.db);
+      const { rows: parentIndexes } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_index where indrelid = 'residuals'::regclass`.execute(t.db);
+      expect(parentIndexes[0]?.n).toBe(7);
+      expect(shapes.map((p) => p.partition)).toEqual(
+        expect.arrayContaining([
+          'residuals_other',
+          'residuals_2098_01',
+          'residuals_2098_02',
+          'residuals_2099_03',
+        ]),
+      );
+      for (const p of shapes)
+        expect(p, p.partition).toEqual({
+          partition: p.partition,
+          indexes: 7,
+          valid: true,
+          keys: 1,
+          shut: true,
+        });
+      // The kept totals of the file's months equal the sums of their rows.
+      const { rows: totals } = await sql<{
+        month: string;
+        partner_id: number;
+        n: number;
+        net: string;
+        volume: string;
+      }>`
+        select to_char(month, 'YYYY-MM') as month, partner_id, n, total_net::text as net, volume::text as volume
+        from residual_month_totals where month >= '2098-01-01' order by 1, 2`.execute(t.db);
+      const { rows: sums } = await sql<{
+        month: string;
+        partner_id: number;
+        n: number;
+        net: string;
+        volume: string;
+      }>`
+        select to_char(month, 'YYYY-MM') as month, partner_id, count(*)::int as n, sum(total_net)::text as net,
+          sum(volume)::text as volume
+        from residuals where month >= '2098-01-01' group by 1, 2 order by 1, 2`.execute(t.db);
+      expect(totals.length).toBe(months.length * sums.filter((r) => r.month === months[0]).length);
+      expect(totals).toEqual(sums);
+      // The ISO role reads a month through residuals (its own ISO's rows only), never a partition by its name.
+      const { rows: iso } = await sql<{ id: number }>`
+        select partner_id as id from residuals where month = '2098-01-01' group by 1 order by count(*) desc limit 1`.execute(
+        t.db,
+      );
+      const isoId = iso[0]?.id ?? 0;
+      const asIso = (text: string) =>
+        t.db.transaction().execute(async (trx) => {
+          await scopeTransaction(trx, isoId);
+          return (await sql.raw<{ n: number }>(text).execute(trx)).rows[0]?.n;
+        });
+      expect(await asIso("select count(*)::int as n from residuals where month = '2098-01-01'")).toBe(
+        await count(
+          "select count(*)::int as n from residuals where month = '2098-01-01' and partner_id = ?",
+          isoId,
+        ),
+      );
+      for (const table of ['residuals_2098_01', 'residuals_2098_02', 'residuals_other'])
+        await expect(asIso(`select count(*)::int as n from ${table}`), table).rejects.toThrow(
+          /permission denied/,
+        );
+    });
+
+    it('attaches a month as soon as the file moves on, and still takes its rows that come later', async () => {
+      // Month A's first half, then twenty whole months (several batches), then A's second half: A is attached
+      // while the file is read, and its last rows go in after it.
+      const a = '2096-01';
+      const middle = Array.from({ length: 20 }, (_, i) => addMonths('2096-02-01', i).slice(0, 7));
+      const half = Math.floor(merchants.length / 2);
+      const rows: unknown[][] = [header];
+      let i = 0;
+      for (const { mid } of merchants.slice(0, half)) rows.push(row(a, mid, i++));
+      for (const m of middle) for (const { mid } of merchants) rows.push(row(m, mid, i++));
+      for (const { mid } of merchants.slice(half)) rows.push(row(a, mid, i++));
+      const sent = await xlsx(rows);
+      expect(sent.length).toBeGreaterThan(1_000_000);
+      const res = await admin.upload('/api/uploadresidual_tsys', sent);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().rows).toBe(rows.length - 1);
+      const { rows: got } = await sql<{ month: string; mid: string; net: string; home: string }>`
+        select to_char(month, 'YYYY-MM') as month, mid, total_net::text as net, tableoid::regclass::text as home
+        from residuals where month >= '2096-01-01' and month < '2098-01-01' order by month, mid`.execute(
+        t.db,
+      );
+      const want = rows
+        .slice(1)
+        .map((r) => ({
+          month: String(r[0]),
+          mid: String(r[1]),
+          net: Number(r[22]).toFixed(2),
+          home: `residuals_${String(r[0]).replace('-', '_')}`,
+        }))
+        .sort((x, y) => (x.month === y.month ? (x.mid < y.mid ? -1 : 1) : x.month < y.month ? -1 : 1));
+      expect(got).toEqual(want);
+      const { rows: totals } = await sql<{ month: string; partner_id: number; n: number; net: string }>`
+        select to_char(month, 'YYYY-MM') as month, partner_id, n, total_net::text as net
+        from residual_month_totals where month >= '2096-01-01' and month < '2098-01-01' order by 1, 2`.execute(
+        t.db,
+      );
+      const { rows: sums } = await sql<{ month: string; partner_id: number; n: number; net: string }>`
+        select to_char(month, 'YYYY-MM') as month, partner_id, count(*)::int as n, sum(total_net)::text as net
+        from residuals where month >= '2096-01-01' and month < '2098-01-01' group by 1, 2 order by 1, 2`.execute(
+        t.db,
+      );
+      expect(totals).toEqual(sums);
+    });
+
     afterAll(async () => {
-      await sql`delete from residuals where month >= '2098-01-01'`.execute(t.db);
+      await sql`delete from residuals where month >= '2096-01-01'`.execute(t.db);
     });
   });
 

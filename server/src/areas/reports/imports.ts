@@ -77,6 +77,12 @@ export async function applySelfServeImport(db: Db, month: string): Promise<void>
   );
 }
 
+/** The advisory lock class of a residual month (the second key is the month's number, year × 12 + month). */
+const RESIDUAL_MONTH_LOCK = 18_0201;
+const monthNumber = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+/** A month's partition of `residuals`, as `paydesk_residual_month_table` names it. */
+const residualMonthTable = (month: string) => `residuals_${month.slice(0, 4)}_${month.slice(5, 7)}`;
+
 const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.c_net, r.c_achcollectedgross,
   r.c_achcollectedpayout, r.c_achcollectednet, r.c_achrejectedgross, r.c_achrejectednet, r.c_refundsgross,
   r.c_refundspayout, r.c_refundsnet, r.c_totalgross, r.c_totalpayout, r.c_totalnet, r.c_income1, r.c_expense, r.c_profitloss`;
@@ -90,6 +96,15 @@ const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.
  * rows used to be read first and inserted after, one wait after the other. The file's checks (a processor it
  * knows, known MIDs, each MID once per month) run on the whole file at the end, and a bad file is refused with
  * everything the batches wrote undone, as the request's transaction rolls back.
+ *
+ * Residuals are partitioned by month (2026_12_02_0010_residuals_by_month). A month of the file that has no rows yet
+ * (the usual monthly file) is written to a bare table of its own, with no index, key or trigger to keep row by row,
+ * and attached as the month's partition: PostgreSQL builds its indexes in one sort each and checks its merchants in
+ * one join. It is attached as soon as a batch has none of its rows (files come month by month, so the index builds
+ * overlap the reading of the next month), or at the end; its rows met after that go into `residuals`. A bad file
+ * undoes the attach with the rest. A month that has rows is replaced row by row. Two imports of one month wait for
+ * each other (a transaction-level advisory lock on the month), so neither builds a month the other is building.
+ * The bare table is shut to the ISO role (only staff may import residuals; an ISO-bound import would fail closed).
  */
 export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps {
   const processorExpr = processor === 'file' ? 'upper(r.c_processor)' : `'${processor}'`;
@@ -98,6 +113,16 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
   /** The last row_no applied, and the (processor, month) pairs whose old rows are already deleted. */
   let through = 0;
   const replaced = new Set<string>();
+  /**
+   * Each month seen: `bare` while its rows go to a bare table of its own, `attached` once that table is its
+   * partition (rows of it met later go to `residuals`, nothing deleted: all its rows are the file's), `live` when it
+   * had rows before the file (replaced row by row).
+   */
+  const state = new Map<string, 'bare' | 'attached' | 'live'>();
+  const attach = async (db: Db, month: string) => {
+    await sql`select paydesk_residual_attach(${month}::date)`.execute(db);
+    state.set(month, 'attached');
+  };
   /** Rows of a known processor the apply step found no merchant for (an unknown MID, or one the user may not see). */
   let unmatched = 0;
   const staged = async (db: Db) => {
@@ -113,24 +138,43 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
     const { rows: months } = await sql<{ processor: string; month: string }>`
       select distinct ${sql.raw(processorExpr)} as processor, r.c_yearmonth::text as month
       from import_rows r where ${batch}`.execute(db);
+    // A month written bare that this batch has no row of is most likely complete (files come month by month):
+    // it is attached now, while the rest of the file is read, rather than at the end.
+    const inBatch = new Set(months.map((m) => m.month));
+    for (const [month, s] of state) if (s === 'bare' && !inBatch.has(month)) await attach(db, month);
     for (const { processor: p, month } of months) {
-      if (replaced.has(`${p} ${month}`)) continue;
+      if (!state.has(month)) {
+        await sql`select pg_advisory_xact_lock(${RESIDUAL_MONTH_LOCK}, ${monthNumber(month)})`.execute(db);
+        const { rows: built } = await sql<{
+          bare: boolean;
+        }>`select paydesk_residual_build(${month}::date) as bare`.execute(db);
+        state.set(month, built[0]?.bare === true ? 'bare' : 'live');
+      }
+      if (state.get(month) !== 'live' || replaced.has(`${p} ${month}`)) continue;
       await sql`delete from residuals where processor = ${p} and month = ${month}::date`.execute(db);
       replaced.add(`${p} ${month}`);
     }
     // Each row's merchant by its key (a batch is a few thousand rows; hashing every merchant for each would cost
     // more than the lookups). An unknown MID finds none here: it is counted, and refused by the final check.
-    const inserted = await sql`
-      insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule,
-        payout_to, transactions, volume, income, gross, net, ach_collected_gross, ach_collected_payout,
-        ach_collected_net, ach_rejected_gross, ach_rejected_net, refunds_gross, refunds_payout, refunds_net,
-        total_gross, total_payout, total_net, income1, expense, profit_loss)
-      select m.partner_id, m.id, r.c_yearmonth, ${sql.raw(processorExpr)}, r.c_mid, coalesce(r.c_dba, m.dba),
-        r.c_agent, r.c_office, r.c_payoutschedule, r.c_payoutto, ${sql.raw(RESIDUAL_VALUES)}
-      from import_rows r
-      cross join lateral (select m.id, m.partner_id, m.dba from merchants m where m.mid = r.c_mid offset 0) m
-      where ${batch}`.execute(db);
-    unmatched += (last[0]?.n ?? 0) - Number(inserted.numAffectedRows ?? 0);
+    const targets = new Map<string, string[]>();
+    for (const { month } of months) {
+      const table = state.get(month) === 'bare' ? residualMonthTable(month) : 'residuals';
+      targets.set(table, [...(targets.get(table) ?? []), month]);
+    }
+    for (const [table, ofMonths] of targets) {
+      const inserted = await sql`
+        insert into ${sql.table(table)} (partner_id, merchant_id, month, processor, mid, dba, agent, office,
+          payout_schedule, payout_to, transactions, volume, income, gross, net, ach_collected_gross,
+          ach_collected_payout, ach_collected_net, ach_rejected_gross, ach_rejected_net, refunds_gross,
+          refunds_payout, refunds_net, total_gross, total_payout, total_net, income1, expense, profit_loss)
+        select m.partner_id, m.id, r.c_yearmonth, ${sql.raw(processorExpr)}, r.c_mid, coalesce(r.c_dba, m.dba),
+          r.c_agent, r.c_office, r.c_payoutschedule, r.c_payoutto, ${sql.raw(RESIDUAL_VALUES)}
+        from import_rows r
+        cross join lateral (select m.id, m.partner_id, m.dba from merchants m where m.mid = r.c_mid offset 0) m
+        where ${batch} and r.c_yearmonth = any(${ofMonths}::date[])`.execute(db);
+      unmatched -= Number(inserted.numAffectedRows ?? 0);
+    }
+    unmatched += last[0]?.n ?? 0;
     through = upTo;
   };
   return {
@@ -151,6 +195,8 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
         processor === 'file' ? ['c_yearmonth', 'upper(c_processor)'] : ['c_yearmonth'],
         unmatched === 0,
       );
+      // The file passed: each month still bare becomes its partition (indexes built, merchants checked, totals added).
+      for (const [month, s] of state) if (s === 'bare') await attach(db, month);
       await refreshDerived(db, { table: 'residuals' });
     },
   };

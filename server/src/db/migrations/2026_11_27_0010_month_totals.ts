@@ -11,14 +11,14 @@ import { ISO_ROLE, run, scopeToIso } from './helpers';
  * level security, like the rows). A total left without rows is deleted, so a migrated database equals a fresh
  * one.
  */
-interface Kept {
+export interface Kept {
   rows: string;
   totals: string;
   /** The summed columns and their type in the totals table. */
   columns: [string, string][];
 }
 
-const KEPT: Kept[] = [
+export const KEPT: Kept[] = [
   {
     rows: 'selfserve_rows',
     totals: 'selfserve_month_totals',
@@ -62,7 +62,7 @@ const KEPT: Kept[] = [
 ];
 
 /** The signed rows' sums per month and ISO, added to the kept totals (insert, update and delete alike). */
-function addSums(k: Kept, signedRows: string): string {
+export function addSums(k: Kept, signedRows: string): string {
   const cols = k.columns.map(([c]) => c);
   return `insert into ${k.totals} as t (month, partner_id, n, ${cols.join(', ')})
     select month, partner_id, sum(sign), ${cols.map((c) => `sum(sign * coalesce(${c}, 0))`).join(', ')}

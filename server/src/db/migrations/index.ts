@@ -51,6 +51,7 @@ import * as pciOpenMerchantIndex from './2026_11_29_0010_pci_open_merchant_index
 import * as pciOpenCounts from './2026_11_29_0020_pci_open_counts';
 import * as applicationsApprovedCover from './2026_11_30_0010_applications_approved_cover';
 import * as pciMerchantsDba from './2026_12_01_0010_pci_merchants_dba';
+import * as residualsByMonth from './2026_12_02_0010_residuals_by_month';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -106,4 +107,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0020_pci_open_counts': pciOpenCounts,
   '2026_11_30_0010_applications_approved_cover': applicationsApprovedCover,
   '2026_12_01_0010_pci_merchants_dba': pciMerchantsDba,
+  '2026_12_02_0010_residuals_by_month': residualsByMonth,
 };

@@ -204,6 +204,9 @@ export async function generateResiduals(
 ): Promise<void> {
   const h = 'k.h';
   const key = noiseKey(noiseOf(seed, 'r', 'i.merchant_id', days('i.month')), 'k');
+  // Each month's rows go to a partition of their own (2026_12_02_0010_residuals_by_month), made first.
+  await sql`select paydesk_residual_partition(m::date)
+    from generate_series(${firstMonth}::date, ${lastMonth}::date, interval '1 month') m`.execute(db);
   await sql
     .raw(`
     insert into residuals (partner_id, merchant_id, month, processor, mid, dba, agent, office, payout_schedule, payout_to,

@@ -61,6 +61,9 @@ export async function deferIndexes(db: Db, tables: readonly string[]): Promise<R
   for (const k of keys)
     await sql`alter table ${sql.table(k.table)} drop constraint ${sql.id(k.name)}`.execute(db);
   for (const i of indexes) await sql`drop index ${sql.id(i.name)}`.execute(db);
+  // A partitioned table's index is defined "ON ONLY" the parent (each partition's index attached to it later); made
+  // again, it must be made on every partition as well.
+  for (const i of indexes) i.create = i.create.replace(/ ON ONLY /, ' ON ');
   const pending = [...indexes, ...keys];
   return async (restore) => {
     // Index builds sort in memory up to maintenance_work_mem; the server's default (64 MB) spills to disk.
