@@ -64,6 +64,9 @@ export async function runImport(
   return rows;
 }
 
+/** How many batches (about a megabyte each) an import's file may be read ahead of the database. */
+const BATCHES_AHEAD = 4;
+
 /**
  * Reads the source row by row into the temporary table `import_rows` (row_no plus one column per layout column) and
  * returns how many rows were staged. Throws ImportRejected when any row is bad.
@@ -84,15 +87,19 @@ export async function stageImport(
     .raw(`create temporary table import_rows (row_no integer primary key, ${defs}) on commit drop`)
     .execute(db);
 
-  // Rows are staged by COPY in batches of about a megabyte: the next batch is read while one is written, so the
-  // database works while the file is parsed, and memory stays at two batches.
+  // Rows are staged by COPY in batches of about a megabyte: the next batches are read while one is written (and
+  // applied, by `onStaged`), so the database works while the file is parsed. The file is read at most
+  // BATCHES_AHEAD batches ahead of the database, so memory stays at a few megabytes, and an apply step that takes
+  // longer now and then (the residual import attaching a month) does not hold the reading up.
   const names = ['row_no', ...columns.map((c) => stagingColumn(c.header))];
   let writing: Promise<unknown> = Promise.resolve();
+  const ahead: Promise<unknown>[] = [];
   const write = async (rows: CopyRows) => {
-    await writing;
-    writing = copyIn(db, 'import_rows', names, rows).then(onStaged);
+    if (ahead.length >= BATCHES_AHEAD) await ahead.shift();
+    writing = writing.then(() => copyIn(db, 'import_rows', names, rows)).then(onStaged);
     // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
     writing.catch(() => {});
+    ahead.push(writing);
   };
   let encoded: Pick<ImportEncoder, 'problems' | 'extraProblems' | 'encoded'>;
   if (source.kind === 'xlsx') encoded = await encodeInThread(columns, source.file, write);

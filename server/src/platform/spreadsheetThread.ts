@@ -104,8 +104,8 @@ async function importRows(
   const send = async (batch: CopyBatch) => {
     const bytes = transferable([batch.contents().data]);
     port.postMessage({ batch: bytes, rows: batch.rows } satisfies FromImport, [bytes]);
-    // The main thread answers once it has started writing this batch: one batch is read here while the
-    // previous one is written, and no more are held.
+    // The main thread answers once it has taken this batch to be written: it takes a few ahead of the database
+    // (imports.ts, BATCHES_AHEAD), then answers only as earlier ones are written, so no more are held.
     await inbox.next();
   };
   const encoder = new ImportEncoder(job.columns, job.maxProblems, send);
