@@ -918,13 +918,15 @@ describe('upload data', () => {
       expect(homes.length).toBeGreaterThan(15);
       expect(homes.filter((h) => h.home !== `residuals_${h.month}`)).toEqual([]);
       // Each partition, as made by the seed, by an import's bare table or by moving rows out of the default one, has
-      // every index of residuals (valid), the key to merchants, row security on and no grant to the ISO role.
+      // every index of residuals (valid), the key to merchants, row security on, no grant to the ISO role, and the
+      // smaller statistics sample on its columns and index expressions.
       const { rows: shapes } = await sql<{
         partition: string;
         indexes: number;
         valid: boolean;
         keys: number;
         shut: boolean;
+        sampled: boolean;
       }>`
         select c.relname as partition,
           (select count(*)::int from pg_inherits ii join pg_index x on x.indexrelid = ii.inhrelid
@@ -932,7 +934,12 @@ describe('upload data', () => {
           (select bool_and(x.indisvalid) from pg_index x where x.indrelid = c.oid) as valid,
           (select count(*)::int from pg_constraint k where k.conrelid = c.oid and k.contype = 'f'
              and k.confrelid = 'merchants'::regclass) as keys,
-          c.relrowsecurity and not has_table_privilege('paydesk_iso', c.oid, 'select, insert, update, delete') as shut
+          c.relrowsecurity and not has_table_privilege('paydesk_iso', c.oid, 'select, insert, update, delete') as shut,
+          (select bool_and(coalesce(a.attstattarget, -1) = 30) from pg_attribute a
+             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped)
+          and (select coalesce(bool_and(coalesce(a.attstattarget, -1) = 30), false) from pg_index x
+             join pg_attribute a on a.attrelid = x.indexrelid and a.attnum > 0
+             where x.indrelid = c.oid and x.indkey[a.attnum - 1] = 0) as sampled
         from pg_inherits i join pg_class c on c.oid = i.inhrelid
         where i.inhparent = 'residuals'::regclass order by 1`.execute(t.db);
       const { rows: parentIndexes } = await sql<{ n: number }>`
@@ -953,6 +960,7 @@ describe('upload data', () => {
           valid: true,
           keys: 1,
           shut: true,
+          sampled: true,
         });
       // The kept totals of the file's months equal the sums of their rows.
       const { rows: totals } = await sql<{
@@ -997,6 +1005,30 @@ describe('upload data', () => {
         await expect(asIso(`select count(*)::int as n from ${table}`), table).rejects.toThrow(
           /permission denied/,
         );
+    });
+
+    it('refuses a file of more months than an import may make, before making any', async () => {
+      const months61 = Array.from({ length: 61 }, (_, i) => addMonths('2090-01-01', i).slice(0, 7));
+      const res = await admin.upload(
+        '/api/uploadresidual_tsys',
+        await xlsx([header, ...months61.map((m, i) => row(m, merchants[0]?.mid ?? '', i))]),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json().problems).toEqual([
+        {
+          row: 62,
+          column: 'YearMonth',
+          message: 'A residual file may hold at most 60 months; 2095-01 is one more',
+        },
+      ]);
+      const { rows: left } = await sql<{ relname: string }>`
+        select relname from pg_class where relname ~ '^residuals_209[0-5]'`.execute(t.db);
+      expect(left).toEqual([]);
+      expect(
+        await count(
+          "select count(*)::int as n from residuals where month >= '2090-01-01' and month < '2096-01-01'",
+        ),
+      ).toBe(0);
     });
 
     it('attaches a month as soon as the file moves on, and still takes its rows that come later', async () => {

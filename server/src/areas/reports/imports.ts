@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
 import { refreshDerived } from '../../db/derived';
-import { type ImportSteps, rejectRows } from '../../platform/imports';
+import { type ImportSteps, rejection, rejectRows } from '../../platform/imports';
 
 /** Every MID of the file is a known merchant (and one the user may see). */
 export async function checkKnownMids(db: Db) {
@@ -77,6 +77,12 @@ export async function applySelfServeImport(db: Db, month: string): Promise<void>
   );
 }
 
+/**
+ * The most months one residual file may hold (a month's statements are one file; this allows five years of them at
+ * once). Each month new to the table becomes a table of its own, so the bound also bounds what one import creates.
+ */
+export const MAX_RESIDUAL_FILE_MONTHS = 60;
+
 /** The advisory lock class of a residual month (the second key is the month's number, year × 12 + month). */
 const RESIDUAL_MONTH_LOCK = 18_0201;
 const monthNumber = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
@@ -125,7 +131,10 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
   };
   /** Rows of a known processor the apply step found no merchant for (an unknown MID, or one the user may not see). */
   let unmatched = 0;
+  /** The first month beyond MAX_RESIDUAL_FILE_MONTHS, and its first row: nothing more is applied, and the file is refused. */
+  let overMonths: { month: string; row: number } | null = null;
   const staged = async (db: Db) => {
+    if (overMonths) return;
     // The rows staged since the last batch: the last one's number, and how many of them are to be applied.
     const { rows: last } = await sql<{
       upTo: number;
@@ -141,6 +150,14 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
     // A month written bare that this batch has no row of is most likely complete (files come month by month):
     // it is attached now, while the rest of the file is read, rather than at the end.
     const inBatch = new Set(months.map((m) => m.month));
+    const newMonths = [...inBatch].filter((m) => !state.has(m)).sort();
+    if (state.size + newMonths.length > MAX_RESIDUAL_FILE_MONTHS) {
+      const month = newMonths[MAX_RESIDUAL_FILE_MONTHS - state.size] ?? '';
+      const { rows: first } = await sql<{ row: number }>`
+        select min(row_no)::int as row from import_rows where c_yearmonth = ${month}::date`.execute(db);
+      overMonths = { month, row: first[0]?.row ?? 0 };
+      return;
+    }
     for (const [month, s] of state) if (s === 'bare' && !inBatch.has(month)) await attach(db, month);
     for (const { processor: p, month } of months) {
       if (!state.has(month)) {
@@ -182,6 +199,15 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
     /** Applies what is left, then checks the whole file (throws ImportRejected). */
     async finish(db: Db): Promise<void> {
       await staged(db);
+      if (overMonths) {
+        throw rejection([
+          {
+            row: overMonths.row,
+            column: 'YearMonth',
+            message: `A residual file may hold at most ${MAX_RESIDUAL_FILE_MONTHS} months; ${overMonths.month.slice(0, 7)} is one more`,
+          },
+        ]);
+      }
       if (processor === 'file') {
         await rejectRows(
           db,

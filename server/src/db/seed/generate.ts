@@ -358,6 +358,9 @@ export async function generateMerchantData(
     );
     await generateAch(trx, { seed, today, log });
     await restoreIndexes(BULK_TABLES);
+    // The residual months' indexes were made again: their expressions' statistics target with them.
+    await sql`select paydesk_residual_statistics(c.relname::text) from pg_inherits i
+      join pg_class c on c.oid = i.inhrelid where i.inhparent = 'residuals'::regclass`.execute(trx);
     log('  indexes and foreign keys');
     await generateBonus(trx, { today, log });
     await generatePci(trx, { seed, today, log });
