@@ -963,22 +963,11 @@ describe('upload data', () => {
           sampled: true,
         });
       // The kept totals of the file's months equal the sums of their rows.
-      const { rows: totals } = await sql<{
-        month: string;
-        partner_id: number;
-        n: number;
-        net: string;
-        volume: string;
-      }>`
+      type MonthSums = { month: string; partner_id: number; n: number; net: string; volume: string };
+      const { rows: totals } = await sql<MonthSums>`
         select to_char(month, 'YYYY-MM') as month, partner_id, n, total_net::text as net, volume::text as volume
         from residual_month_totals where month >= '2098-01-01' order by 1, 2`.execute(t.db);
-      const { rows: sums } = await sql<{
-        month: string;
-        partner_id: number;
-        n: number;
-        net: string;
-        volume: string;
-      }>`
+      const { rows: sums } = await sql<MonthSums>`
         select to_char(month, 'YYYY-MM') as month, partner_id, count(*)::int as n, sum(total_net)::text as net,
           sum(volume)::text as volume
         from residuals where month >= '2098-01-01' group by 1, 2 order by 1, 2`.execute(t.db);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { addSums, KEPT, type Kept } from './2026_11_27_0010_month_totals';
-import { ISO_ROLE, PUBLIC_TOKEN_ROLE, run, scopeToIso } from './helpers';
+import { ISO_ROLE, PUBLIC_TOKEN_ROLE, run, scopeToIso, statementTriggers } from './helpers';
 
 /**
  * Residuals partitioned by month (issue 18): each month's rows are a table of their own, `residuals_YYYY_MM`, a
@@ -65,6 +65,14 @@ const BARE = `execute format('create table %I (like residuals including defaults
  */
 const RESIDUAL_STATISTICS = 30;
 
+/** plpgsql: attaches the bare table `t` as month `m`'s partition, its bound check then dropped (the bound says it). */
+const ATTACH = `execute format('alter table residuals attach partition %I for values in (%L)', t, m);
+      execute format('alter table %I drop constraint %I', t, t || '_bound');
+      perform paydesk_residual_statistics(t);`;
+
+/** plpgsql: refuses a month `m` that is not a first day. */
+const FIRST_DAY = `if extract(day from m) <> 1 then raise exception 'not the first day of a month: %', m; end if;`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const fn = (name: string, args: string, returns: string, body: string) =>
     `create function ${name}(${args}) returns ${returns} language plpgsql security definer
@@ -82,15 +90,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'alter table residuals add constraint residuals_pkey primary key (id, month)',
     'alter table residuals add constraint residuals_merchant_id_fkey foreign key (merchant_id) references merchants (id)',
     ...INDEXES.map((i) => `create index ${i}`),
-    `create trigger residuals_month_totals_insert after insert on residuals referencing new table as new_rows
-       for each statement execute function paydesk_residual_month_totals()`,
-    `create trigger residuals_month_totals_update after update on residuals
-       referencing old table as old_rows new table as new_rows
-       for each statement execute function paydesk_residual_month_totals()`,
-    `create trigger residuals_month_totals_delete after delete on residuals referencing old table as old_rows
-       for each statement execute function paydesk_residual_month_totals()`,
-    `create trigger residuals_month_totals_truncate after truncate on residuals
-       for each statement execute function paydesk_residual_month_totals()`,
+    ...statementTriggers('residuals', 'month_totals', 'paydesk_residual_month_totals'),
     `create function paydesk_residual_month_table(m date) returns text language sql immutable
        as $$ select 'residuals_' || to_char(m, 'YYYY_MM') $$`,
     fn(
@@ -118,14 +118,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       'void',
       `declare t text := paydesk_residual_month_table(m);
     begin
-      if extract(day from m) <> 1 then raise exception 'not the first day of a month: %', m; end if;
+      ${FIRST_DAY}
       if to_regclass(t) is not null then return; end if;
       ${BARE}
       execute format('with moved as (delete from residuals_other where month = %L::date returning *)
         insert into %I select * from moved', m, t);
-      execute format('alter table residuals attach partition %I for values in (%L)', t, m);
-      execute format('alter table %I drop constraint %I', t, t || '_bound');
-      perform paydesk_residual_statistics(t);
+      ${ATTACH}
     end;`,
     ),
     fn(
@@ -134,7 +132,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       'boolean',
       `declare t text := paydesk_residual_month_table(m);
     begin
-      if extract(day from m) <> 1 then raise exception 'not the first day of a month: %', m; end if;
+      ${FIRST_DAY}
       if to_regclass(t) is not null then
         if not exists (select 1 from pg_inherits where inhrelid = to_regclass(t) and inhparent = 'residuals'::regclass) then
           raise exception '% exists and is not a partition of residuals', t;
@@ -155,9 +153,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       'void',
       `declare t text := paydesk_residual_month_table(m);
     begin
-      execute format('alter table residuals attach partition %I for values in (%L)', t, m);
-      execute format('alter table %I drop constraint %I', t, t || '_bound');
-      perform paydesk_residual_statistics(t);
+      ${ATTACH}
       execute format($sums$${addSums(residualsKept, 'select 1 as sign, * from %I').replace(/;\s*$/, '')}$sums$, t);
     end;`,
     ),

@@ -81,13 +81,23 @@ export function keptFromRows(k: {
        end if;
        return null;
      end $$`,
-    `create trigger ${k.table}_${k.name}_insert after insert on ${k.table} referencing new table as new_rows
+    ...statementTriggers(k.table, k.name, fn),
+  ];
+}
+
+/**
+ * The four statement-level triggers (insert, update, delete, truncate) that run `fn` with the statement's transition
+ * tables (`new_rows`, `old_rows`), named `<table>_<name>_<event>`.
+ */
+export function statementTriggers(table: string, name: string, fn: string): string[] {
+  return [
+    `create trigger ${table}_${name}_insert after insert on ${table} referencing new table as new_rows
        for each statement execute function ${fn}()`,
-    `create trigger ${k.table}_${k.name}_update after update on ${k.table}
+    `create trigger ${table}_${name}_update after update on ${table}
        referencing old table as old_rows new table as new_rows for each statement execute function ${fn}()`,
-    `create trigger ${k.table}_${k.name}_delete after delete on ${k.table} referencing old table as old_rows
+    `create trigger ${table}_${name}_delete after delete on ${table} referencing old table as old_rows
        for each statement execute function ${fn}()`,
-    `create trigger ${k.table}_${k.name}_truncate after truncate on ${k.table}
+    `create trigger ${table}_${name}_truncate after truncate on ${table}
        for each statement execute function ${fn}()`,
   ];
 }
