@@ -1093,6 +1093,56 @@ describe('upload data', () => {
     expect(
       (await admin.post('/api/uploadadjustments', { filename: 'adj.csv', records: [] })).statusCode,
     ).toBe(400);
+    // Year 0000 is no date PostgreSQL has (it failed the whole request with a 500); 3000 is past any statement.
+    const years = await admin.post('/api/uploadadjustments', {
+      filename: 'adj.xlsx',
+      records: [
+        ['2021-04', mid, 'Credit', 'Goodwill', 10],
+        ['0000-01', mid, 'Credit', 'Goodwill', 10],
+        ['3000-01', mid, 'Credit', 'Goodwill', 10],
+      ],
+    });
+    expect(years.statusCode).toBe(400);
+    expect(years.json().problems).toEqual([
+      { row: 3, column: 'YearMonth', message: 'YearMonth must be in the years 1900 to 2999' },
+      { row: 4, column: 'YearMonth', message: 'YearMonth must be in the years 1900 to 2999' },
+    ]);
+    expect(await count("select count(*) as n from adjustments where month = '2021-04-01'")).toBe(april);
+    const residualYear = await admin.post('/api/uploadresidual_tsys', {
+      filename: 'r.xlsx',
+      records: [
+        [
+          '0000-01',
+          mid,
+          'Shop',
+          null,
+          null,
+          null,
+          null,
+          1,
+          1,
+          1,
+          1,
+          1,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          1,
+          1,
+          1,
+          null,
+          1,
+          1,
+        ],
+      ],
+    });
+    expect(residualYear.statusCode).toBe(400);
+    expect(residualYear.json().problems[0]).toMatchObject({ row: 2, column: 'YearMonth' });
   });
 
   it('Schedule A rows name ISOs that exist', async () => {

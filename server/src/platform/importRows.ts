@@ -93,6 +93,18 @@ export class ImportEncoder {
 
 type Converted = string | number | null | { problem: string };
 
+/**
+ * The years a month or a date of an import may fall in. PostgreSQL has no year 0 (a file saying 0000 failed the
+ * whole request), and no statement, schedule or adjustment of this business is dated outside these.
+ */
+export const IMPORT_YEARS = { first: 1900, last: 2999 } as const;
+const inYears = (text: string) => {
+  const year = Number(text.slice(0, 4));
+  return year >= IMPORT_YEARS.first && year <= IMPORT_YEARS.last;
+};
+const yearsProblem = (header: string) =>
+  `${header} must be in the years ${IMPORT_YEARS.first} to ${IMPORT_YEARS.last}`;
+
 function convert(c: UploadColumn, raw: unknown): Converted {
   const empty = raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '');
   if (empty) return c.required ? { problem: `${c.header} is required` } : null;
@@ -107,6 +119,7 @@ function convert(c: UploadColumn, raw: unknown): Converted {
       const m = /^(\d{4})-(\d{2})(?:-01)?$/.exec(text);
       if (!m || Number(m[2]) < 1 || Number(m[2]) > 12)
         return { problem: `${c.header} must be a month such as 2026-09` };
+      if (!inYears(text)) return { problem: yearsProblem(c.header) };
       return `${m[1]}-${m[2]}-01`;
     }
     case 'date': {
@@ -116,6 +129,7 @@ function convert(c: UploadColumn, raw: unknown): Converted {
       ) {
         return { problem: `${c.header} must be a date such as 2026-09-30` };
       }
+      if (!inYears(text)) return { problem: yearsProblem(c.header) };
       return text;
     }
     case 'money':
