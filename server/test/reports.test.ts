@@ -994,6 +994,14 @@ describe('upload data', () => {
         await expect(asIso(`select count(*)::int as n from ${table}`), table).rejects.toThrow(
           /permission denied/,
         );
+      // Nor may it make, attach or tune a partition.
+      for (const call of [
+        "paydesk_residual_build('2097-01-01')",
+        "paydesk_residual_partition('2097-01-01')",
+        "paydesk_residual_attach('2098-01-01')",
+        "paydesk_residual_statistics('users')",
+      ])
+        await expect(asIso(`select ${call} as n`), call).rejects.toThrow(/permission denied/);
     });
 
     it('refuses a file of more months than an import may make, before making any', async () => {

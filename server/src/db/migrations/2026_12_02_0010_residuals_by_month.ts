@@ -17,7 +17,8 @@ import { ISO_ROLE, PUBLIC_TOKEN_ROLE, run, scopeToIso, statementTriggers } from 
  * own name would bypass them, so each partition has row-level security on with no policy and no grant to the ISO
  * or public-token roles (fail-closed). Queries of one month read one partition.
  *
- * The functions are SECURITY DEFINER (the request's role may not create tables):
+ * The functions are SECURITY DEFINER (the request's role may not create tables), and only their owner may run them
+ * (PUBLIC's default right to execute is revoked):
  * - `paydesk_residual_partition(m)`: makes month m's partition if it has none, moving any rows of m out of the
  *   default partition. The seed calls it before it writes a month.
  * - `paydesk_residual_build(m)`: for an import, makes m's bare table and answers true when m has no rows anywhere;
@@ -161,6 +162,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `do $$ declare t text := 'residuals_other'; begin ${SHUT} end $$`,
     "select paydesk_residual_statistics('residuals')",
     "select paydesk_residual_statistics('residuals_other')",
+    // Functions run by whoever may execute them, and PUBLIC may by default: only the owner (staff's requests, the
+    // seed) makes, attaches or tunes partitions.
+    `revoke execute on function paydesk_residual_statistics(text), paydesk_residual_partition(date),
+       paydesk_residual_build(date), paydesk_residual_attach(date) from public`,
   ]);
   await scopeToIso(db, 'residuals');
   // The rows, month by month, each month filled bare and attached; the month totals summed again as they go.
