@@ -86,8 +86,6 @@ export const MAX_RESIDUAL_FILE_MONTHS = 60;
 /** The advisory lock class of a residual month (the second key is the month's number, year × 12 + month). */
 const RESIDUAL_MONTH_LOCK = 18_0201;
 const monthNumber = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
-/** A month's partition of `residuals`, as `paydesk_residual_month_table` names it. */
-const residualMonthTable = (month: string) => `residuals_${month.slice(0, 4)}_${month.slice(5, 7)}`;
 
 const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.c_net, r.c_achcollectedgross,
   r.c_achcollectedpayout, r.c_achcollectednet, r.c_achrejectedgross, r.c_achrejectednet, r.c_refundsgross,
@@ -120,14 +118,18 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
   let through = 0;
   const replaced = new Set<string>();
   /**
-   * Each month seen: `bare` while its rows go to a bare table of its own, `attached` once that table is its
-   * partition (rows of it met later go to `residuals`, nothing deleted: all its rows are the file's), `live` when it
-   * had rows before the file (replaced row by row).
+   * Each month seen: `bare` while its rows go to a bare table of its own (named by the database), `attached` once
+   * that table is its partition (rows of it met later go to `residuals`, nothing deleted: all its rows are the
+   * file's), `live` when it had rows before the file (replaced row by row).
    */
-  const state = new Map<string, 'bare' | 'attached' | 'live'>();
-  const attach = async (db: Db, month: string) => {
-    await sql`select paydesk_residual_attach(${month}::date)`.execute(db);
-    state.set(month, 'attached');
+  const state = new Map<string, { bare: string } | 'attached' | 'live'>();
+  /** Attaches every month still bare but those of `keep`. */
+  const attachBare = async (db: Db, keep = new Set<string>()) => {
+    for (const [month, s] of state) {
+      if (typeof s !== 'object' || keep.has(month)) continue;
+      await sql`select paydesk_residual_attach(${month}::date)`.execute(db);
+      state.set(month, 'attached');
+    }
   };
   /** Rows of a known processor the apply step found no merchant for (an unknown MID, or one the user may not see). */
   let unmatched = 0;
@@ -158,14 +160,15 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
       overMonths = { month, row: first[0]?.row ?? 0 };
       return;
     }
-    for (const [month, s] of state) if (s === 'bare' && !inBatch.has(month)) await attach(db, month);
+    await attachBare(db, inBatch);
     for (const { processor: p, month } of months) {
       if (!state.has(month)) {
         await sql`select pg_advisory_xact_lock(${RESIDUAL_MONTH_LOCK}, ${monthNumber(month)})`.execute(db);
         const { rows: built } = await sql<{
-          bare: boolean;
+          bare: string | null;
         }>`select paydesk_residual_build(${month}::date) as bare`.execute(db);
-        state.set(month, built[0]?.bare === true ? 'bare' : 'live');
+        const bare = built[0]?.bare;
+        state.set(month, bare ? { bare } : 'live');
       }
       if (state.get(month) !== 'live' || replaced.has(`${p} ${month}`)) continue;
       await sql`delete from residuals where processor = ${p} and month = ${month}::date`.execute(db);
@@ -175,7 +178,8 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
     // more than the lookups). An unknown MID finds none here: it is counted, and refused by the final check.
     const targets = new Map<string, string[]>();
     for (const { month } of months) {
-      const table = state.get(month) === 'bare' ? residualMonthTable(month) : 'residuals';
+      const s = state.get(month);
+      const table = typeof s === 'object' ? s.bare : 'residuals';
       targets.set(table, [...(targets.get(table) ?? []), month]);
     }
     for (const [table, ofMonths] of targets) {
@@ -222,7 +226,7 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
         unmatched === 0,
       );
       // The file passed: each month still bare becomes its partition (indexes built, merchants checked, totals added).
-      for (const [month, s] of state) if (s === 'bare') await attach(db, month);
+      await attachBare(db);
       await refreshDerived(db, { table: 'residuals' });
     },
   };

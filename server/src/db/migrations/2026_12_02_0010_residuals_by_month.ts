@@ -21,8 +21,9 @@ import { ISO_ROLE, PUBLIC_TOKEN_ROLE, run, scopeToIso, statementTriggers } from 
  * (PUBLIC's default right to execute is revoked):
  * - `paydesk_residual_partition(m)`: makes month m's partition if it has none, moving any rows of m out of the
  *   default partition. The seed calls it before it writes a month.
- * - `paydesk_residual_build(m)`: for an import, makes m's bare table and answers true when m has no rows anywhere;
- *   otherwise it makes sure m has its partition and answers false (the import then replaces rows one by one).
+ * - `paydesk_residual_build(m)`: for an import, makes m's bare table and answers its name when m has no rows
+ *   anywhere; otherwise it makes sure m has its partition and answers null (the import then replaces rows one by
+ *   one).
  * - `paydesk_residual_attach(m)`: attaches m's filled bare table and adds its rows to the month totals (which the
  *   trigger on `residuals` did not see, the rows having been written to the bare table).
  * - `paydesk_residual_statistics(t)`: sets a partition's statistics target (RESIDUAL_STATISTICS); the seed calls it
@@ -130,7 +131,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     fn(
       'paydesk_residual_build',
       'm date',
-      'boolean',
+      'text',
       `declare t text := paydesk_residual_month_table(m);
     begin
       ${FIRST_DAY}
@@ -138,14 +139,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         if not exists (select 1 from pg_inherits where inhrelid = to_regclass(t) and inhparent = 'residuals'::regclass) then
           raise exception '% exists and is not a partition of residuals', t;
         end if;
-        return false;
+        return null;
       end if;
       if exists (select 1 from residuals_other where month = m) then
         perform paydesk_residual_partition(m);
-        return false;
+        return null;
       end if;
       ${BARE}
-      return true;
+      return t;
     end;`,
     ),
     fn(
