@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { crc32, deflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import { XLSX_MIME } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +14,7 @@ import { Mailer } from '../src/platform/mailer';
 import { ImportSlots } from '../src/platform/uploads';
 import { XLSX_LIMITS } from '../src/platform/xlsxReader';
 import { Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
+import { NS, type Part, workbookParts, zip } from './workbooks';
 
 /**
  * Hostile workbooks, built here byte by byte, must be refused with a readable 400 that changes nothing, writes
@@ -49,60 +50,6 @@ afterAll(async () => {
 
 // ---------------------------------------------------------------- building workbooks
 
-interface Part {
-  name: string;
-  data: Buffer | string;
-  /** The uncompressed size the zip claims, when it should lie. */
-  declared?: number;
-  /** An already deflated body (then `data` is not used). */
-  packed?: Buffer;
-}
-
-/** A zip of the parts in the order given. */
-function zip(parts: readonly Part[]): Buffer {
-  const chunks: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const raw = typeof part.data === 'string' ? Buffer.from(part.data) : part.data;
-    const packed = part.packed ?? deflateRawSync(raw);
-    const name = Buffer.from(part.name);
-    const crc = part.packed ? 0 : crc32(raw);
-    const size = part.declared ?? raw.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(size, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    chunks.push(local, name, packed);
-    central.push(entry, name);
-    offset += local.length + name.length + packed.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...chunks, directory, end]);
-}
-
-const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const HEADERS = ['YearMonth', 'MID', 'Category', 'Description', 'Amount'];
 
 const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
@@ -110,35 +57,6 @@ const headerRow = () =>
   `<row r="1">${HEADERS.map((h, i) => inline(`${String.fromCharCode(65 + i)}1`, h)).join('')}</row>`;
 const adjustmentRow = (n: number, month: string) =>
   `<row r="${n}">${inline(`A${n}`, month)}${inline(`B${n}`, mid)}${inline(`C${n}`, 'Fee')}${inline(`D${n}`, 'test')}<c r="E${n}"><v>12.5</v></c></row>`;
-
-/** The parts of a workbook whose first sheet holds `sheetData`, in the usual order unless told. */
-function workbookParts(sheetData: string, extra: { sharedStrings?: Part } = {}): Part[] {
-  return [
-    {
-      name: '[Content_Types].xml',
-      data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-    },
-    {
-      name: 'xl/workbook.xml',
-      data: `<workbook xmlns="${NS}" xmlns:r="${REL}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    },
-    {
-      name: 'xl/_rels/workbook.xml.rels',
-      data:
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
-        (extra.sharedStrings
-          ? `<Relationship Id="rId2" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>`
-          : '') +
-        '</Relationships>',
-    },
-    ...(extra.sharedStrings ? [extra.sharedStrings] : []),
-    {
-      name: 'xl/worksheets/sheet1.xml',
-      data: `<worksheet xmlns="${NS}"><sheetData>${sheetData}</sheetData></worksheet>`,
-    },
-  ];
-}
 
 /** What the adjustments table holds, as one comparable value. */
 async function adjustments(): Promise<string> {
