@@ -58,6 +58,9 @@ function needsWork(raw: string): boolean {
   return false;
 }
 
+/** Whether `raw` reads as itself: no entity, carriage return or character XML does not allow. */
+export const isPlainXml = (raw: string) => !needsWork(raw);
+
 /** Text or an attribute value as XML defines it: line ends made \n, then entities replaced. */
 export function decodeXml(raw: string): string {
   // Most values hold none of what needs work: one test says so.
@@ -87,6 +90,12 @@ export class XmlScanner {
     private readonly wantsAttributes: (name: string) => boolean = () => true,
     /** Whether text at this point is wanted (skipped text is not decoded). */
     private readonly wantsText: () => boolean = () => true,
+    /**
+     * Offered each tag inside the root element, at its '<', before the scanner reads it. It may take the whole
+     * element itself, answering where the element ends; or answer -1 and the scanner reads the element as usual.
+     * Whatever it takes must be what the scanner would read without an error (`isPlainXml` helps).
+     */
+    private readonly shortcut?: (xml: string, lt: number) => number,
   ) {}
 
   write(chunk: string): void {
@@ -99,6 +108,13 @@ export class XmlScanner {
       if (lt < 0) break;
       if (lt > pos) this.text(xml, pos, lt);
       pos = lt;
+      if (this.shortcut !== undefined && this.open.length > 0) {
+        const after = this.shortcut(xml, lt);
+        if (after > lt) {
+          pos = after;
+          continue;
+        }
+      }
       const next = xml.charCodeAt(lt + 1);
       if (next === 0x21 /* ! */ || next === 0x3f /* ? */) {
         const skipped = this.special(xml, lt);
