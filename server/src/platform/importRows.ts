@@ -105,6 +105,17 @@ const inYears = (text: string) => {
 const yearsProblem = (header: string) =>
   `${header} must be in the years ${IMPORT_YEARS.first} to ${IMPORT_YEARS.last}`;
 
+/**
+ * `units` (a whole number of 10^-places) written with `places` decimals: what `(units / 10 ** places).toFixed(places)`
+ * writes, several times quicker (a large file has millions of amounts).
+ */
+export function fixed(units: number, places: number): string {
+  const whole = Math.abs(units);
+  const scale = 10 ** places;
+  const fraction = whole % scale;
+  return `${units < 0 ? '-' : ''}${(whole - fraction) / scale}.${String(fraction).padStart(places, '0')}`;
+}
+
 function convert(c: UploadColumn, raw: unknown): Converted {
   const empty = raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '');
   if (empty) return c.required ? { problem: `${c.header} is required` } : null;
@@ -141,7 +152,7 @@ function convert(c: UploadColumn, raw: unknown): Converted {
       if (Math.abs(scaled - Math.round(scaled)) > 1e-6) {
         return { problem: `${c.header} must have at most ${places} decimals` };
       }
-      return (Math.round(scaled) / 10 ** places).toFixed(places);
+      return fixed(Math.round(scaled), places);
     }
     case 'integer': {
       const n = typeof raw === 'number' ? raw : Number(text.replace(/[,\s]/g, ''));
