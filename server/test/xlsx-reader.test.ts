@@ -9,13 +9,13 @@ import { NS, workbookParts, zip } from './workbooks';
 // itself put in the file.
 
 const SHARED = ['Smith & Sons', 'ünïcödé € 漢字', 'plain', '', 'Fish <and> chips', 'x'.repeat(300)];
-const sharedStringsXml = `<sst xmlns="${NS}">${SHARED.map((s) => `<si><t xml:space="preserve">${escape(s)}</t></si>`).join('')}</sst>`;
+const sharedStringsXml = `<sst xmlns="${NS}">${SHARED.map((s) => `<si><t xml:space="preserve">${escapeXml(s)}</t></si>`).join('')}</sst>`;
 /** Style 1 shows a date (built-in format 14), style 2 a custom date format, style 3 a number. */
 const stylesXml =
   `<styleSheet xmlns="${NS}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm"/></numFmts>` +
   '<cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="4"/></cellXfs></styleSheet>';
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
