@@ -407,6 +407,15 @@ async function readSheet(
     }
   };
 
+  /** A cell begins: its place, type and style; no value yet. */
+  const startCell = (cellColumn: number, cellType: string, cellStyle: number) => {
+    column = cellColumn;
+    type = cellType;
+    style = cellStyle;
+    raw = null;
+    inline = null;
+  };
+
   const endCell = (row: CellValue[]) => {
     const value = cellValue();
     if (value === null) return;
@@ -471,11 +480,8 @@ async function readSheet(
       if (!isPlainXml(text)) return -1;
       after = textEnd + 8;
     }
-    column = cellColumn;
-    type = cellType;
-    style = cellStyle;
+    startCell(cellColumn, cellType, cellStyle);
     raw = text;
-    inline = null;
     endCell(values);
     return after;
   };
@@ -495,11 +501,11 @@ async function readSheet(
           values = [];
           column = -1;
         } else if (name === 'c' && values) {
-          column = attributes.r ? columnIndex(attributes.r) : column + 1;
-          type = attributes.t ?? 'n';
-          style = Number(attributes.s ?? 0);
-          raw = null;
-          inline = null;
+          startCell(
+            attributes.r ? columnIndex(attributes.r) : column + 1,
+            attributes.t ?? 'n',
+            Number(attributes.s ?? 0),
+          );
         } else if (name === 'v' || (name === 't' && phonetic === 0)) {
           capturing = true;
           if (name === 'v') raw = '';
