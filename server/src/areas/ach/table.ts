@@ -51,6 +51,10 @@ export const achSource: TableSource<AchColumn> = {
     join: 'join ach_legal_names ln on ln.partner_id = r.partner_id and ln.legal_name = r.legal_name',
     columns: ['merchRejBal'],
     key: 'r.id',
+    exists: {
+      from: 'ach_legal_names ln',
+      on: 'ln.partner_id = r.partner_id and ln.legal_name = r.legal_name',
+    },
   },
   searchable: ['IndividualIdentificationNumber', 'DBAName', 'LegalName'],
   tiebreak: 'r.id desc',
