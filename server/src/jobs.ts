@@ -1,3 +1,4 @@
+import { isoInfoJob } from './areas/bi/jobs';
 import { bonusRunJob, bonusScheduleJobs } from './areas/bonus/jobs';
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
@@ -36,6 +37,7 @@ export function jobDefinitions(
     processingSubscriptionsJob(report),
     bonusRunJob,
     ...bonusScheduleJobs,
+    isoInfoJob,
     ...Object.values(
       checkJobs(options.checks ?? checkProvidersFromConfig(config), config.LEADS_CHECK_TIMEOUT_SECONDS ?? 60),
     ),

@@ -11,6 +11,7 @@ import {
 } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildIsoInfo } from '../src/db/derived';
 import { Client, type TestApp, testApp } from './helpers';
 
 /*
@@ -435,6 +436,34 @@ describe('Business Intelligence (executive calls)', () => {
         ns_count: count((m) => !['PayLo', 'Traditional', 'High Risk'].includes(m.profile)),
       });
     }
+  });
+
+  it("reads each ISO's kept figures when they are of today, and counts the merchants when they are not", async () => {
+    const c = await as('sales.admin@paydesk.local');
+    // A change of any table the answer reads makes the kept answer be computed again (platform/answerCache.ts).
+    const ask = async () => {
+      await sql`update answer_versions set version = version + 1 where name = 'bi'`.execute(t.db);
+      const res = await c.get('/api/exec/iso/GetAllInformation');
+      expect(res.statusCode).toBe(200);
+      return res.json() as { iso_name: string; approved_deals: number }[];
+    };
+    const counted = await ask();
+    expect(counted.length).toBeGreaterThan(1);
+    // Today's rows are read: a figure changed in them shows.
+    await sql`update bi_iso_info set approved_deals = approved_deals + 1000`.execute(t.db);
+    expect((await ask()).map((r) => r.approved_deals)).toEqual(counted.map((r) => r.approved_deals + 1000));
+    // Rows of an earlier day are not: the merchants are counted.
+    await sql`update bi_iso_info set as_of = current_date - 1`.execute(t.db);
+    expect(await ask()).toEqual(counted);
+    // The hourly job rebuilds them once, as of today; then there is nothing to do.
+    expect(await rebuildIsoInfo(t.db)).toBe(counted.length);
+    expect(await rebuildIsoInfo(t.db)).toBe(0);
+    expect(await ask()).toEqual(counted);
+    const { rows } = await sql<{ stale: number }>`
+      select count(*)::int as stale from bi_iso_info where as_of <> current_date or approved_deals > 100000`.execute(
+      t.db,
+    );
+    expect(rows[0]?.stale).toBe(0);
   });
 
   for (const which of [0, 1] as const)

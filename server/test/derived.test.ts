@@ -135,6 +135,43 @@ const EXPECTED_BI_OPENINGS = sql`
              (select count(*) from spans s where s.group_id = d.group_id and s.closed_on = d.day))::text as r
   from days d`;
 
+/**
+ * Per ISO, as of today: deals, deal ages in whole months by age() (buckets 0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y),
+ * banks and profiles, in bi_iso_info's column order.
+ */
+const EXPECTED_ISO_INFO = sql`
+  with d as (
+    select partner_id, approved_on, closed_on, sponsor_bank, profile,
+           (closed_on is null or closed_on > current_date) as open,
+           extract(year from age(coalesce(closed_on, current_date), approved_on)) * 12
+             + extract(month from age(coalesce(closed_on, current_date), approved_on)) as months_to_close,
+           extract(year from age(current_date, approved_on)) * 12
+             + extract(month from age(current_date, approved_on)) as months_to_today
+    from merchants
+  ), b as (
+    select *, case when open then months_to_today else months_to_close end as months from d
+  )
+  select row(partner_id, current_date, count(*), min(approved_on), max(approved_on),
+             count(*) filter (where open), count(*) filter (where not open),
+             current_date - min(approved_on) filter (where open), current_date - max(approved_on) filter (where open),
+             max(closed_on - approved_on) filter (where not open), min(closed_on - approved_on) filter (where not open),
+             concat_ws(',', count(*) filter (where open and months < 6),
+               count(*) filter (where open and months >= 6 and months < 12),
+               count(*) filter (where open and months >= 12 and months < 24),
+               count(*) filter (where open and months >= 24 and months < 36),
+               count(*) filter (where open and months >= 36)),
+             concat_ws(',', count(*) filter (where not open and months < 6),
+               count(*) filter (where not open and months >= 6 and months < 12),
+               count(*) filter (where not open and months >= 12 and months < 24),
+               count(*) filter (where not open and months >= 24 and months < 36),
+               count(*) filter (where not open and months >= 36)),
+             count(*) filter (where sponsor_bank = 'CBCAL'), count(*) filter (where sponsor_bank = 'Esquire'),
+             count(*) filter (where sponsor_bank = 'Chesapeake'), count(*) filter (where profile = 'PayLo'),
+             count(*) filter (where profile = 'Traditional'), count(*) filter (where profile = 'High Risk'),
+             count(*) filter (where profile is distinct from 'PayLo' and profile is distinct from 'Traditional'
+                                    and profile is distinct from 'High Risk'))::text as r
+  from b group by partner_id`;
+
 /** Rows only in the expected set, and rows only in the derived table. */
 async function differences(
   expected: ReturnType<typeof sql>,
@@ -148,7 +185,8 @@ async function differences(
     | 'bi_group_income'
     | 'bi_group_deals'
     | 'bi_group_states'
-    | 'bi_group_openings',
+    | 'bi_group_openings'
+    | 'bi_iso_info',
 ) {
   return one<{ missing: number; extra: number }>(sql`
     with e as (${expected}), d as (select x::text as r from ${sql.table(table)} x)
@@ -192,6 +230,7 @@ async function inStep() {
     bi_group_deals: await differences(EXPECTED_BI_DEALS, 'bi_group_deals'),
     bi_group_states: await differences(EXPECTED_BI_STATES, 'bi_group_states'),
     bi_group_openings: await differences(EXPECTED_BI_OPENINGS, 'bi_group_openings'),
+    bi_iso_info: await differences(EXPECTED_ISO_INFO, 'bi_iso_info'),
   };
 }
 const IN_STEP = {
@@ -206,6 +245,7 @@ const IN_STEP = {
   bi_group_deals: { missing: 0, extra: 0 },
   bi_group_states: { missing: 0, extra: 0 },
   bi_group_openings: { missing: 0, extra: 0 },
+  bi_iso_info: { missing: 0, extra: 0 },
 };
 
 /** A fingerprint of the derived tables' contents. */

@@ -58,6 +58,10 @@ interface DerivedTable {
  *   and per state, with the closing days of the closed ones so that "open today" needs no refresh as days
  *   pass, for ISO analytics; bi_group_openings: a group's merchants approved and closed per day, whose running
  *   sum is its open merchants on any day. A change rebuilds the whole groups it reaches (after deal_income).
+ * - bi_iso_info: an ISO's deals, deal ages and bank and profile counts (GetAllInformation) as of a day (as_of):
+ *   ages and "open" depend on the day, so a row is good for the day it was made. A change rebuilds the ISOs of the
+ *   groups it reaches, as of today; the bi.iso-info job rebuilds every ISO once a day, and a reader that sees a
+ *   row of an earlier day counts the merchants instead (areas/bi/queries.ts).
  *
  * Income payouts are not derived: they are recorded with the rev share in force when the income was
  * recorded, and a later rev-share edit does not rewrite payouts already made.
@@ -98,6 +102,7 @@ export const DERIVED_TABLES = {
   },
   bi_group_states: { rowPer: ['group', 'state'], sources: ['merchants'], refresh: 'rebuild' },
   bi_group_openings: { rowPer: ['group', 'day'], sources: ['merchants'], refresh: 'rebuild' },
+  bi_iso_info: { rowPer: ['partner'], sources: ['merchants'], refresh: 'rebuild' },
 } as const satisfies Record<string, DerivedTable>;
 
 /**
@@ -444,6 +449,7 @@ export async function rebuildAll(db: Db): Promise<void> {
     await insertDealIncome(trx, sql``);
     for (const t of BI_ROLLUPS) await sql`delete from ${sql.table(t)}`.execute(trx);
     await fillBiRollups(trx);
+    await refreshIsoInfo(trx);
     await sql`delete from processing_daily`.execute(trx);
     // Each ISO's day from its groups' days (bi_group_daily sums every merchant-day under the merchant's group and
     // ISO), and the day's total from its ISOs' sums: exact, and not a second pass over every merchant-day.
@@ -535,8 +541,98 @@ async function refreshBiRollups(db: Db): Promise<void> {
   for (const table of ['bi_group_deals', 'bi_group_states', 'bi_group_openings'])
     await sql`delete from ${sql.table(table)} where group_id in (select group_id from bi_groups)`.execute(db);
   await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`);
+  await refreshIsoInfo(
+    db,
+    sql`select partner_id from groups where group_id in (select group_id from bi_groups)`,
+  );
   for (const t of ['bi_month_cells', 'bi_day_cells', 'bi_groups'])
     await sql`drop table ${sql.table(t)}`.execute(db);
+}
+
+const OPEN_TODAY = sql`(m.closed_on is null or m.closed_on > current_date)`;
+
+/**
+ * Counts per age bucket (0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y), comma-joined. A deal is under N months old on
+ * day t exactly when it was approved after t − N months: the same whole months as age() counts, without
+ * computing age() for every merchant.
+ */
+function ageSet(which: RawBuilder<unknown>, to: RawBuilder<unknown>) {
+  const under = (n: number) => sql`d.approved_on > (${to} - interval ${sql.lit(`${n} months`)})::date`;
+  const edges = [6, 12, 24, 36];
+  const parts = [
+    sql`count(*) filter (where ${which} and ${under(6)})`,
+    ...edges
+      .slice(1)
+      .map(
+        (n, k) => sql`count(*) filter (where ${which} and ${under(n)} and not ${under(edges[k] as number)})`,
+      ),
+    sql`count(*) filter (where ${which} and not ${under(36)})`,
+  ];
+  return sql`concat_ws(',', ${sql.join(parts)})`;
+}
+
+/**
+ * Each ISO's figures of GetAllInformation (docs/bi.md) as of today, from the merchants `which` keeps (of the
+ * ISOs it names, all of each one's merchants): one row per ISO with merchants, the columns of bi_iso_info but
+ * as_of.
+ */
+export function isoInfoSums(which: RawBuilder<unknown> = sql`true`): RawBuilder<unknown> {
+  return sql`
+    select d.partner_id, count(*)::int as approved_deals, min(d.approved_on) as first, max(d.approved_on) as last,
+           count(*) filter (where d.open)::int as open_deals, count(*) filter (where not d.open)::int as closed_deals,
+           (current_date - min(d.approved_on) filter (where d.open)) as open_longest,
+           (current_date - max(d.approved_on) filter (where d.open)) as open_shortest,
+           max(d.closed_on - d.approved_on) filter (where not d.open) as closed_longest,
+           min(d.closed_on - d.approved_on) filter (where not d.open) as closed_shortest,
+           ${ageSet(sql`d.open`, sql`current_date`)} as open_age_set,
+           ${ageSet(sql`not d.open`, sql`d.closed_on`)} as closed_age_set,
+           count(*) filter (where d.sponsor_bank = 'CBCAL')::int as cbcal,
+           count(*) filter (where d.sponsor_bank = 'Esquire')::int as esquire,
+           count(*) filter (where d.sponsor_bank = 'Chesapeake')::int as chesapeake,
+           count(*) filter (where d.profile = 'PayLo')::int as pl_count,
+           count(*) filter (where d.profile = 'Traditional')::int as tr_count,
+           count(*) filter (where d.profile = 'High Risk')::int as hr_count,
+           count(*) filter (where d.profile not in ('PayLo', 'Traditional', 'High Risk'))::int as ns_count
+    from (
+      select m.partner_id, m.approved_on, m.closed_on, m.sponsor_bank, m.profile, ${OPEN_TODAY} as open
+      from merchants m where ${which}
+    ) d
+    group by d.partner_id`;
+}
+
+const ISO_INFO_COLUMNS =
+  sql.raw(`partner_id, approved_deals, first, last, open_deals, closed_deals, open_longest,
+  open_shortest, closed_longest, closed_shortest, open_age_set, closed_age_set, cbcal, esquire, chesapeake, pl_count,
+  tr_count, hr_count, ns_count`);
+
+/**
+ * Rebuilds bi_iso_info as of today: the rows of the ISOs `partners` selects (a query of partner ids), or every
+ * row. The table's owner only (refreshDerived, rebuildAll, the bi.iso-info job).
+ */
+export async function refreshIsoInfo(db: Db, partners?: RawBuilder<unknown>): Promise<void> {
+  const which = partners ? sql`m.partner_id in (${partners})` : sql`true`;
+  await sql`delete from bi_iso_info ${partners ? sql`where partner_id in (${partners})` : sql``}`.execute(db);
+  await sql`insert into bi_iso_info (${ISO_INFO_COLUMNS}, as_of)
+    select ${ISO_INFO_COLUMNS}, current_date from (${isoInfoSums(which)}) s`.execute(db);
+}
+
+/**
+ * Rebuilds every row of bi_iso_info when any is of an earlier day (or there are merchants and no rows), after
+ * any other refresh of derived data commits; how many ISOs it wrote (0: nothing was stale).
+ */
+export async function rebuildIsoInfo(db: Db): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    await beginRefresh(trx);
+    const { rows } = await sql<{ stale: boolean }>`
+      select exists (select 1 from bi_iso_info where as_of < current_date)
+        or (not exists (select 1 from bi_iso_info) and exists (select 1 from merchants)) as stale`.execute(
+      trx,
+    );
+    if (!rows[0]?.stale) return 0;
+    await refreshIsoInfo(trx);
+    const { rows: n } = await sql<{ n: number }>`select count(*)::int as n from bi_iso_info`.execute(trx);
+    return n[0]?.n ?? 0;
+  });
 }
 
 /** The profiles the executive calls split activity by, as docs/bi.md names them. */

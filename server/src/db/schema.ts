@@ -78,6 +78,29 @@ export interface Database {
     closings: ClosingDays;
   };
   bi_group_openings: { group_id: string; day: DateOnly; partner_id: number; opened: number; closed: number };
+  /** An ISO's GetAllInformation figures as of a day (db/derived.ts, refreshIsoInfo). */
+  bi_iso_info: {
+    partner_id: number;
+    as_of: DateOnly;
+    approved_deals: number;
+    first: DateOnly;
+    last: DateOnly;
+    open_deals: number;
+    closed_deals: number;
+    open_longest: number | null;
+    open_shortest: number | null;
+    closed_longest: number | null;
+    closed_shortest: number | null;
+    open_age_set: string;
+    closed_age_set: string;
+    cbcal: number;
+    esquire: number;
+    chesapeake: number;
+    pl_count: number;
+    tr_count: number;
+    hr_count: number;
+    ns_count: number;
+  };
   report_subscriptions: {
     id: Generated<number>;
     user_id: number;

@@ -9,7 +9,7 @@ import {
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { BI_PROFILES } from '../../db/derived';
+import { BI_PROFILES, isoInfoSums } from '../../db/derived';
 import { badRequest } from '../../platform/errors';
 
 /*
@@ -227,54 +227,19 @@ export async function analyticsData(
 }
 
 /**
- * Counts per age bucket (0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y), comma-joined. A deal is under N months old on
- * day t exactly when it was approved after t − N months: the same whole months as age() counts, without
- * computing age() for every merchant.
+ * Every ISO with merchants: its group IDs, deals, deal ages and bank and profile shares. Each ISO's figures come
+ * from bi_iso_info (db/derived.ts) when every row the caller can see is of today; otherwise (the day has turned
+ * and the daily rebuild has not run yet, or the table was never filled) they are counted from the merchants.
  */
-function ageSet(which: RawBuilder<unknown>, to: RawBuilder<unknown>) {
-  const under = (n: number) => sql`d.approved_on > (${to} - interval ${sql.lit(`${n} months`)})::date`;
-  const edges = [6, 12, 24, 36];
-  const parts = [
-    sql`count(*) filter (where ${which} and ${under(6)})`,
-    ...edges
-      .slice(1)
-      .map(
-        (n, k) => sql`count(*) filter (where ${which} and ${under(n)} and not ${under(edges[k] as number)})`,
-      ),
-    sql`count(*) filter (where ${which} and not ${under(36)})`,
-  ];
-  return sql`concat_ws(',', ${sql.join(parts)})`;
-}
-
-/** Every ISO with merchants: its group IDs, deals, deal ages and bank and profile shares. */
 export async function allInformation(db: Db): Promise<IsoInfoRow[]> {
+  const { rows: kept } = await sql<{ today: boolean }>`
+    select coalesce(min(as_of) = current_date, false) as today from bi_iso_info`.execute(db);
+  const perIso = kept[0]?.today ? sql`select * from bi_iso_info` : isoInfoSums();
   const { rows } = await sql<IsoInfoRow>`
     with ids as (
       select partner_id, string_agg(group_id, ',' order by group_id) as group_id from groups group by partner_id
     ),
-    d as (
-      select m.partner_id, m.approved_on, m.closed_on, m.sponsor_bank, m.profile, ${OPEN} as open
-      from merchants m
-    ),
-    per_iso as (
-      select d.partner_id, count(*)::int as approved_deals,
-             min(d.approved_on) as first, max(d.approved_on) as last,
-             count(*) filter (where d.open)::int as open_deals, count(*) filter (where not d.open)::int as closed_deals,
-             (current_date - min(d.approved_on) filter (where d.open)) as open_longest,
-             (current_date - max(d.approved_on) filter (where d.open)) as open_shortest,
-             max(d.closed_on - d.approved_on) filter (where not d.open) as closed_longest,
-             min(d.closed_on - d.approved_on) filter (where not d.open) as closed_shortest,
-             ${ageSet(sql`d.open`, sql`current_date`)} as open_age_set,
-             ${ageSet(sql`not d.open`, sql`d.closed_on`)} as closed_age_set,
-             count(*) filter (where d.sponsor_bank = 'CBCAL')::int as cbcal,
-             count(*) filter (where d.sponsor_bank = 'Esquire')::int as esquire,
-             count(*) filter (where d.sponsor_bank = 'Chesapeake')::int as chesapeake,
-             count(*) filter (where d.profile = 'PayLo')::int as pl_count,
-             count(*) filter (where d.profile = 'Traditional')::int as tr_count,
-             count(*) filter (where d.profile = 'High Risk')::int as hr_count,
-             count(*) filter (where d.profile not in ('PayLo', 'Traditional', 'High Risk'))::int as ns_count
-      from d group by d.partner_id
-    )
+    per_iso as (${perIso})
     select p.account_name as iso_name, coalesce(ids.group_id, '') as group_id, i.approved_deals,
            i.first::text as first_deal, i.last::text as last_deal,
            case when i.approved_deals > 1

@@ -52,6 +52,7 @@ import * as pciOpenCounts from './2026_11_29_0020_pci_open_counts';
 import * as applicationsApprovedCover from './2026_11_30_0010_applications_approved_cover';
 import * as pciMerchantsDba from './2026_12_01_0010_pci_merchants_dba';
 import * as residualsByMonth from './2026_12_02_0010_residuals_by_month';
+import * as biIsoInfo from './2026_12_03_0010_bi_iso_info';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -108,4 +109,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0010_applications_approved_cover': applicationsApprovedCover,
   '2026_12_01_0010_pci_merchants_dba': pciMerchantsDba,
   '2026_12_02_0010_residuals_by_month': residualsByMonth,
+  '2026_12_03_0010_bi_iso_info': biIsoInfo,
 };
