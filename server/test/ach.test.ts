@@ -364,6 +364,44 @@ describe('the ACH table', () => {
     expect(body.total).toBe(agg[0]?.n);
     expect(parseMoney(body.totals.TransactionAmount)).toBe(parseMoney(agg[0]?.total ?? '0'));
 
+    // Staff count a code and date filter by code-day (ach_code_days), partner staff their own ISO's returns:
+    // every total as plain SQL sums the rows, for each code alone, a date range and both together.
+    const summit = await summitId();
+    for (const filters of [
+      [{ id: 'AddendaRelated', kind: 'select', values: ['R01'] }],
+      [{ id: 'FileCreationDATE', kind: 'dateRange', from: '2025-03-01', to: '2025-09-30' }],
+      [
+        { id: 'AddendaRelated', kind: 'select', values: ['R01', 'R10', 'R03'] },
+        { id: 'FileCreationDATE', kind: 'dateRange', from: null, to: '2025-12-31' },
+      ],
+    ]) {
+      const codes = filters.find((f) => f.id === 'AddendaRelated')?.values;
+      const range = filters.find((f) => f.id === 'FileCreationDATE') as
+        | { from: string | null; to: string | null }
+        | undefined;
+      for (const [who, partner] of [
+        [ADMIN, undefined],
+        [PARTNER, summit],
+      ] as const) {
+        const { rows: want } = await sql<Record<string, string | number>>`select count(*)::int as n,
+            coalesce(sum(transaction_amount), 0)::text as "TransactionAmount",
+            coalesce(sum(used_rsv), 0)::text as "usedRsv", coalesce(sum(re_ran), 0)::text as "reRan",
+            coalesce(sum(sent_to_coll), 0)::text as "sentToColl", coalesce(sum(write_off), 0)::text as "writeOff"
+          from ach_returns
+          where ${codes ? sql`addenda_related in (${sql.join(codes)})` : sql`true`}
+            and ${range?.from ? sql`file_creation_date >= ${range.from}::date` : sql`true`}
+            and ${range?.to ? sql`file_creation_date <= ${range.to}::date` : sql`true`}
+            and ${partner === undefined ? sql`true` : sql`partner_id = ${partner}`}`.execute(t.db);
+        const res = await query({ filters }, who);
+        expect(res.statusCode, who).toBe(200);
+        const { n: wantN, ...wantTotals } = want[0] ?? {};
+        expect(wantN, who).toBeGreaterThan(0);
+        expect(res.json().total, `${who} ${JSON.stringify(filters)}`).toBe(wantN);
+        for (const [id, v] of Object.entries(wantTotals))
+          expect(parseMoney(res.json().totals[id]), `${who} ${id}`).toBe(parseMoney(String(v)));
+      }
+    }
+
     const byDba = await query({ search: 'lo' });
     const { rows: n } = await sql<{ n: number }>`select count(*)::int as n from ach_returns
       where lower(mid) like 'lo%' or lower(dba_name) like 'lo%' or lower(legal_name) like 'lo%'`.execute(
@@ -680,6 +718,19 @@ describe('/api/updateACH', () => {
         t.db,
       );
       expect(differ[0]?.n).toBe(0);
+      // And every kept code-day.
+      const { rows: differDays } = await sql<{ n: number }>`
+        with kept as (select addenda_related, file_creation_date, returns, transaction_amount, used_rsv, re_ran,
+                        sent_to_coll, write_off from ach_code_days),
+             plain as (select addenda_related, file_creation_date, count(*)::int as returns,
+                         sum(transaction_amount) as transaction_amount, coalesce(sum(used_rsv), 0) as used_rsv,
+                         coalesce(sum(re_ran), 0) as re_ran, coalesce(sum(sent_to_coll), 0) as sent_to_coll,
+                         coalesce(sum(write_off), 0) as write_off
+                       from ach_returns group by 1, 2)
+        select count(*)::int as n from ((table kept except table plain) union all (table plain except table kept)) d`.execute(
+        t.db,
+      );
+      expect(differDays[0]?.n).toBe(0);
     };
     await check();
     // An alerted row without a resolution is resolved, given an amount, then written off past its balance (the

@@ -11,7 +11,7 @@ import { type Deps, route } from '../../platform/http';
 import { tableRoutes } from '../../platform/tableRoutes';
 import { savedReports } from '../reports/savedReports';
 import { achHistory, achList, achTableRow, applyAchEdit, returnRatesPanel } from './queries';
-import { achSource } from './table';
+import { achSource, achStaffSource } from './table';
 
 const noSuchRow = (id: number, historic: boolean) =>
   notFound(`No ${historic ? 'historic' : 'live'} ACH row ${id}`);
@@ -33,7 +33,8 @@ export function achRoutes(app: FastifyInstance, deps: Deps) {
     access: 'session',
     scope: 'iso',
     endpoints: achEndpoints.table,
-    source: () => achSource,
+    // Staff count R01 + R10 since January by code-day; an ISO-bound user's own returns are few.
+    source: (_extra, { user }) => (user && user.isoId === null ? achStaffSource : achSource),
     file: () => ({ name: ACH_EXPORT_FILE, sheet: ACH_EXPORT_SHEET }),
   });
 

@@ -122,3 +122,27 @@ export const ACH_EDIT_SQL_COLUMNS: Record<AchEditableColumn, string> = {
   usedRsvDate: 'used_rsv_date',
   reRanDate: 're_ran_date',
 };
+
+/**
+ * The ACH table for internal staff: as achSource, and a page filtered only by return code and file date counts
+ * and sums code-days (ach_code_days, every ISO's returns, kept by triggers) instead of every matching return.
+ * ISO-bound users are not granted that table; their pages count their own ISO's returns (achSource).
+ */
+export const achStaffSource: TableSource<AchColumn> = {
+  ...achSource,
+  rollups: [
+    ...(achSource.rollups ?? []),
+    {
+      from: 'ach_code_days c',
+      expressions: { AddendaRelated: 'c.addenda_related', FileCreationDATE: 'c.file_creation_date' },
+      count: 'c.returns',
+      totals: {
+        TransactionAmount: 'c.transaction_amount',
+        usedRsv: 'c.used_rsv',
+        reRan: 'c.re_ran',
+        sentToColl: 'c.sent_to_coll',
+        writeOff: 'c.write_off',
+      },
+    },
+  ],
+};
