@@ -367,18 +367,20 @@ describe('the ACH table', () => {
     // Staff count a code and date filter by code-day (ach_code_days), partner staff their own ISO's returns:
     // every total as plain SQL sums the rows, for each code alone, a date range and both together.
     const summit = await summitId();
-    for (const filters of [
+    type CodeOrDay =
+      | { id: 'AddendaRelated'; kind: 'select'; values: string[] }
+      | { id: 'FileCreationDATE'; kind: 'dateRange'; from: string | null; to: string | null };
+    const cases: CodeOrDay[][] = [
       [{ id: 'AddendaRelated', kind: 'select', values: ['R01'] }],
       [{ id: 'FileCreationDATE', kind: 'dateRange', from: '2025-03-01', to: '2025-09-30' }],
       [
         { id: 'AddendaRelated', kind: 'select', values: ['R01', 'R10', 'R03'] },
         { id: 'FileCreationDATE', kind: 'dateRange', from: null, to: '2025-12-31' },
       ],
-    ]) {
-      const codes = filters.find((f) => f.id === 'AddendaRelated')?.values;
-      const range = filters.find((f) => f.id === 'FileCreationDATE') as
-        | { from: string | null; to: string | null }
-        | undefined;
+    ];
+    for (const filters of cases) {
+      const codes = filters.flatMap((f) => (f.kind === 'select' ? [f.values] : []))[0];
+      const range = filters.flatMap((f) => (f.kind === 'dateRange' ? [f] : []))[0];
       for (const [who, partner] of [
         [ADMIN, undefined],
         [PARTNER, summit],
