@@ -607,9 +607,17 @@ const ISO_INFO_COLUMNS =
 
 /**
  * Rebuilds bi_iso_info as of today: the rows of the ISOs `partners` selects (a query of partner ids), or every
- * row. The table's owner only (refreshDerived, rebuildAll, the bi.iso-info job).
+ * row. The table's owner only (refreshDerived, rebuildAll, the bi.iso-info job). Some ISOs' rows are rebuilt only
+ * into a table that holds rows: an empty one (just made by its migration) stays empty until every ISO's row is
+ * made, since a reader takes today's rows for the whole list.
  */
 export async function refreshIsoInfo(db: Db, partners?: RawBuilder<unknown>): Promise<void> {
+  if (partners) {
+    const { rows } = await sql<{ kept: boolean }>`select exists (select 1 from bi_iso_info) as kept`.execute(
+      db,
+    );
+    if (!rows[0]?.kept) return;
+  }
   const which = partners ? sql`m.partner_id in (${partners})` : sql`true`;
   await sql`delete from bi_iso_info ${partners ? sql`where partner_id in (${partners})` : sql``}`.execute(db);
   await sql`insert into bi_iso_info (${ISO_INFO_COLUMNS}, as_of)
