@@ -549,7 +549,8 @@ async function refreshBiRollups(db: Db): Promise<void> {
     await sql`drop table ${sql.table(t)}`.execute(db);
 }
 
-const OPEN_TODAY = sql`(m.closed_on is null or m.closed_on > current_date)`;
+/** A merchant (alias m) is open today: it has no closing day, or closes after today. */
+export const OPEN_TODAY = sql`(m.closed_on is null or m.closed_on > current_date)`;
 
 /**
  * Counts per age bucket (0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y), comma-joined. A deal is under N months old on

@@ -222,12 +222,14 @@ function readsLookup<Id extends string>(
 
 /**
  * The conditions of a request that filters by lookup columns but neither searches nor sorts by them, with those
- * filters as one test of the base row (`lookup.exists`); undefined for any other request.
+ * filters as one test of the base row (`lookup.exists`); undefined for any other request. `conds` are the
+ * request's conditions as they are.
  */
 function lookupTested<Id extends string>(
   source: TableSource<Id>,
   request: TableRequest,
   base: RawBuilder<unknown>[],
+  conds: RawBuilder<unknown>[],
 ): RawBuilder<unknown>[] | undefined {
   const { lookup } = source;
   if (!lookup?.exists) return undefined;
@@ -236,7 +238,7 @@ function lookupTested<Id extends string>(
   if (filters.length === 0 || readsLookup(source, { ...request, filters: [] }, true)) return undefined;
   const tests = conditions(source, { filters, sort: [], search: '' });
   // A filter that sets no bound (an empty text, no values) tests nothing.
-  if (tests.length === 0) return conditions(source, request, base);
+  if (tests.length === 0) return conds;
   return [
     ...conditions(source, { ...request, filters: request.filters.filter((f) => !isLookup(f)) }, base),
     sql`(exists (select 1 from ${sql.raw(lookup.exists.from)} where ${sql.raw(lookup.exists.on)}
@@ -262,7 +264,7 @@ export async function queryPage<Id extends string, Row>(
   const { lookup } = source;
   // Without a lookup column in the filters or the order, the page is found in the base table alone (its indexes
   // cover the filter, the order and the count) and only its rows are joined.
-  const tested = lookup?.exists ? lookupTested(source, request, base) : undefined;
+  const tested = lookupTested(source, request, base, conds);
   const { rows } =
     lookup && (tested || !readsLookup(source, request, true))
       ? await sql<Row>`select ${selectList(source, ids)}

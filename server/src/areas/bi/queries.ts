@@ -9,7 +9,7 @@ import {
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { BI_PROFILES, isoInfoSums } from '../../db/derived';
+import { BI_PROFILES, isoInfoSums, OPEN_TODAY } from '../../db/derived';
 import { badRequest } from '../../platform/errors';
 
 /*
@@ -17,8 +17,6 @@ import { badRequest } from '../../platform/errors';
  * ISO-bound user's groups and merchants are their own ISO's only. A merchant is open when it has no closing
  * day or closes after today; its deal is its approval.
  */
-
-const OPEN = sql`(m.closed_on is null or m.closed_on > current_date)`;
 
 /**
  * How many of a rollup row's closing days (sorted) have come: its merchants closed today. Usually the last
@@ -180,7 +178,7 @@ export async function analyticsData(
     per_iso as (select pg.partner_id, sum(pg.net - pg.payouts) as house from per_group pg group by pg.partner_id)`
       : sql`
     deals as (
-      select m.id, m.group_id, m.partner_id, m.approved_on, ${OPEN} as open
+      select m.id, m.group_id, m.partner_id, m.approved_on, ${OPEN_TODAY} as open
       from merchants m
       where m.partner_id in (select partner_id from sel)
         and m.approved_on >= ${input.start}::date
