@@ -1,4 +1,4 @@
-import { endpoint } from '@paydesk/domain';
+import { adminPaths, endpoint, leadsPaths } from '@paydesk/domain';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,18 @@ describe('the route catalog and the database agree on scoping', () => {
         handler: async () => ({}),
       }),
     ).toThrow(/Public route/);
+  });
+
+  it('every export, import and billing run takes its turn as bulk work, and sign-in goes before it', () => {
+    const catalog = routeCatalog(t.app);
+    // Neither is bulk work: one stored attachment, one lead's document (a few megabytes, nothing staged).
+    const notBulk = new Set<string>([adminPaths.outboxAttachment, leadsPaths.uploadDocument]);
+    const heavy = catalog.filter((r) => (r.output === 'file' || r.file) && !notBulk.has(r.url));
+    expect(heavy.length).toBeGreaterThan(15);
+    expect(heavy.filter((r) => !r.bulk).map((r) => r.url)).toEqual([]);
+    // Nothing else waits for a turn: a dashboard call must not queue behind an export.
+    expect(catalog.filter((r) => r.bulk && !heavy.includes(r)).map((r) => r.url)).toEqual([]);
+    expect(catalog.filter((r) => r.signsIn).map((r) => r.url)).toEqual(['/api/app/account/signin']);
   });
 
   it('partner staff are refused every staff-only route of the catalog, before its input is even read', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connect';
+import { bulkStep } from './signinFirst';
 
 /**
  * Large answers (exports) are read from a cursor declared WITH HOLD inside the request's transaction: its rows
@@ -28,6 +29,7 @@ export async function holdCursor<Row>(trx: Db, query: CompiledQuery<Row>): Promi
       let count = 0;
       try {
         for (;;) {
+          await bulkStep();
           const { rows } = await connection.executeQuery<Row>(
             CompiledQuery.raw(`fetch ${Math.max(1, Math.floor(chunkSize))} from ${name}`),
           );

@@ -20,6 +20,7 @@ import type { Mailer } from './mailer';
 import { type RateLimitName, rateLimitOptions } from './rateLimits';
 import { runAsPublicToken, scopeTransaction } from './scope';
 import { type RequestUser, sessionUser } from './sessions';
+import { inBulkTurn, signingIn } from './signinFirst';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -100,6 +101,10 @@ export interface RouteSpec<
    * one: 'publicRoute' unless it names another.
    */
   rateLimit?: RateLimitName;
+  /** The route signs a user in: bulk work waits while it runs (platform/signinFirst.ts). */
+  signsIn?: true;
+  /** An export or an import: it runs in its turn, one at a time (platform/signinFirst.ts). */
+  bulk?: true;
   handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
 
@@ -118,6 +123,8 @@ export interface EndpointRouteSpec<
   query?: Q;
   file?: boolean;
   rateLimit?: RateLimitName;
+  signsIn?: true;
+  bulk?: true;
   handler: (
     ctx: RouteContext<
       E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>,
@@ -214,6 +221,10 @@ export interface CatalogEntry {
   input: z.ZodType | null;
   query: z.ZodType | null;
   file: boolean;
+  /** An export or an import, run in its turn (platform/signinFirst.ts). */
+  bulk: boolean;
+  /** A sign-in: bulk work waits for it (platform/signinFirst.ts). */
+  signsIn: boolean;
   /** From the endpoint definition; null for a route not yet declared as an endpoint. */
   summary: string | null;
   output: z.ZodType | FileAnswer | null;
@@ -353,6 +364,8 @@ function registerRoute(
       input: spec.input ?? null,
       query: spec.query ?? null,
       file: spec.file === true,
+      bulk: spec.bulk === true,
+      signsIn: spec.signsIn === true,
       summary: described?.summary ?? null,
       output: described?.output ?? null,
     });
@@ -379,41 +392,44 @@ function registerRoute(
             : { success: true as const, data: {} };
         if (!query.success) throw new AppError('bad_request', readableIssues(query.error.issues));
         const after: ((connection: Db) => Promise<void>)[] = [];
-        return deps.db.connection().execute(async (connection) => {
-          const result = await connection.transaction().execute(async (trx) => {
-            // Bounds every statement of the request on PostgreSQL (PGlite cannot interrupt a statement; there
-            // the API's input bounds keep statements short).
-            await sql`select set_config('statement_timeout', ${statementTimeout}, true)`.execute(trx);
-            let user: RequestUser | null = null;
-            if (spec.access !== 'public') {
-              user = await sessionUser(trx, req, reply);
-              if (!user)
-                throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
-              if (spec.access !== 'session' && !hasPermission(user, spec.access)) throw forbidden();
-              // Partner staff reach business data through their ISO's scope and their own account; nothing else.
-              const staffRoute =
-                spec.scope === 'staffOnly' || (spec.scope === 'platform' && spec.access !== 'session');
-              if (user.isoId !== null && staffRoute) throw forbidden('This is for internal staff only');
-            }
-            if (spec.scope === 'iso' && user) await scopeTransaction(trx, user.isoId);
-            if (spec.scope === 'publicToken') await runAsPublicToken(trx);
-            return spec.handler({
-              input: parsed.data,
-              query: query.data,
-              file,
-              user: user as RequestUser,
-              db: trx,
-              req,
-              reply,
-              afterCommit: (work) => {
-                after.push(work);
-              },
+        const run = () =>
+          deps.db.connection().execute(async (connection) => {
+            const result = await connection.transaction().execute(async (trx) => {
+              // Bounds every statement of the request on PostgreSQL (PGlite cannot interrupt a statement; there
+              // the API's input bounds keep statements short).
+              await sql`select set_config('statement_timeout', ${statementTimeout}, true)`.execute(trx);
+              let user: RequestUser | null = null;
+              if (spec.access !== 'public') {
+                user = await sessionUser(trx, req, reply);
+                if (!user)
+                  throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
+                if (spec.access !== 'session' && !hasPermission(user, spec.access)) throw forbidden();
+                // Partner staff reach business data through their ISO's scope and their own account; nothing else.
+                const staffRoute =
+                  spec.scope === 'staffOnly' || (spec.scope === 'platform' && spec.access !== 'session');
+                if (user.isoId !== null && staffRoute) throw forbidden('This is for internal staff only');
+              }
+              if (spec.scope === 'iso' && user) await scopeTransaction(trx, user.isoId);
+              if (spec.scope === 'publicToken') await runAsPublicToken(trx);
+              return spec.handler({
+                input: parsed.data,
+                query: query.data,
+                file,
+                user: user as RequestUser,
+                db: trx,
+                req,
+                reply,
+                afterCommit: (work) => {
+                  after.push(work);
+                },
+              });
             });
+            if (after.length === 0) return result;
+            for (const work of after) await work(connection);
+            return reply;
           });
-          if (after.length === 0) return result;
-          for (const work of after) await work(connection);
-          return reply;
-        });
+        if (spec.signsIn) return signingIn(run);
+        return spec.bulk ? inBulkTurn(req, run) : run();
       },
     });
   }

@@ -4,6 +4,7 @@ import type { Db } from '../db/connect';
 import { CopyRows, copyIn } from '../db/copy';
 import { AppError } from './errors';
 import { ImportEncoder } from './importRows';
+import { bulkStep } from './signinFirst';
 import type { FromImport, ToImport } from './spreadsheetThread';
 import { SpreadsheetThread } from './spreadsheetThreads';
 
@@ -96,7 +97,11 @@ export async function stageImport(
   const ahead: Promise<unknown>[] = [];
   const write = async (rows: CopyRows) => {
     if (ahead.length >= BATCHES_AHEAD) await ahead.shift();
-    writing = writing.then(() => copyIn(db, 'import_rows', names, rows)).then(onStaged);
+    writing = writing
+      .then(bulkStep)
+      .then(() => copyIn(db, 'import_rows', names, rows))
+      .then(bulkStep)
+      .then(onStaged);
     // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
     writing.catch(() => {});
     ahead.push(writing);

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { ColumnType } from '@paydesk/domain';
 import type { FastifyReply } from 'fastify';
+import { bulkStep, giveUpBulkTurn } from './signinFirst';
 import type { FromWorkbook, ToWorkbook } from './spreadsheetThread';
 import { SpreadsheetThread } from './spreadsheetThreads';
 import { drainedOrClosed } from './xlsxWriter';
@@ -42,6 +43,7 @@ export async function sendWorkbook(
     let inThread: Promise<void> = Promise.resolve();
     const send = async (message: ToWorkbook) => {
       await inThread;
+      await bulkStep();
       writer.post(message);
       inThread = (async () => {
         const answer = await writer.inbox.next();
@@ -49,7 +51,11 @@ export async function sendWorkbook(
         if (answer.bytes === null) return;
         if (out.destroyed) throw new Error('The client went away during the download');
         // A slow client holds the next chunk back instead of letting the answer pile up in memory.
-        if (!out.write(Buffer.from(answer.bytes))) await drainedOrClosed(out);
+        if (!out.write(Buffer.from(answer.bytes))) {
+          // A client that reads slowly: the export now costs little while it waits, so the next bulk request runs.
+          giveUpBulkTurn(reply.request);
+          await drainedOrClosed(out);
+        }
       })();
       // A failure surfaces at the next send or at the end; until then it must not count as unhandled.
       inThread.catch(() => {});

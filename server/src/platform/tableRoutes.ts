@@ -51,6 +51,7 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
     endpoint: table.endpoints.export,
     access: table.access,
     scope: table.scope,
+    bulk: true,
     handler: async ({ input, db, user, reply, afterCommit }) => {
       const extra = input as unknown as Extra;
       const req = input as unknown as TableRequest & { columns: string[] };

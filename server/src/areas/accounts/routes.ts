@@ -42,6 +42,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     access: 'public',
     scope: 'platform',
     rateLimit: 'signin',
+    signsIn: true,
     handler: async ({ input, db, req, reply }) => {
       const refuse = (status: number, message: string) => {
         reply.code(status);

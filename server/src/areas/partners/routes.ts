@@ -169,6 +169,7 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: partnerEndpoints.export,
     access: 'session',
     scope: 'iso',
+    bulk: true,
     handler: async ({ db, reply, afterCommit }) => {
       const rows = await holdExportRows(db);
       afterCommit(async (connection) => {
@@ -185,6 +186,7 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
     access: 'import_reports',
     scope: 'staffOnly',
     file: true,
+    bulk: true,
     handler: async ({ db, input, file, user, req }) => {
       const rows = await stageImport(
         db,

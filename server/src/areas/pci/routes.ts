@@ -132,6 +132,7 @@ function revealingTableRoutes<Id extends string>(
     endpoint: table.endpoints.export,
     access: table.access,
     scope: table.scope,
+    bulk: true,
     handler: async ({ input, db, user, req, reply, afterCommit }) => {
       const reveal = reveals(user);
       const source = table.source(reveal);
@@ -293,6 +294,7 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: pciEndpoints.getAchBilling,
     access: 'pci_ach_billing',
     scope: 'staffOnly',
+    bulk: true,
     handler: async ({ db, input, user, req, reply, afterCommit }) => {
       const month = billingMonth(input);
       const outcome = await runPciBilling(db, {

@@ -122,6 +122,7 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       scope: 'staffOnly',
       query: monthImportQuery,
       file: true,
+      bulk: true,
       // Imports change every ISO's totals (the monthly rollups): internal staff only, by the route's scope.
       handler: async ({ query, file, db }) => {
         const month = report.checkMonth(query.dt);

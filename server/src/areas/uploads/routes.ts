@@ -104,6 +104,7 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       access: 'upload_data',
       scope: 'staffOnly',
       file: true,
+      bulk: true,
       handler: async ({ input, file, db }) => {
         const rows = await runImport(
           db,
@@ -137,6 +138,7 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       endpoint: endpoints.file,
       access: 'upload_data',
       scope: 'staffOnly',
+      bulk: true,
       handler: async ({ input, db, reply, afterCommit }) => {
         const month = input.month ?? latestMonth();
         const columns = layout.columns.map((c) => ({

@@ -1,0 +1,112 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Sign-in before bulk work. A sign-in is about 12 ms of argon2 on one core, 3 ms of this thread and a few short
+ * statements. Bulk work (an export, an import) keeps cores busy for seconds: its spreadsheet thread runs at a lower
+ * priority (spreadsheetThreads.ts), but this thread's share and the database's processes cannot. Two measures keep
+ * sign-in within twice its time alone (issue 18; server/bench/contention.ts):
+ *
+ * - **One bulk request at a time.** A route declared `bulk` (exports and imports, platform/http.ts) waits for the
+ *   one under way before it opens its transaction, so that bulk work never takes both cores of a small machine.
+ *   The wait is bounded (BULK_QUEUE_MS): a request that holds its turn for longer is overtaken, so nothing waits
+ *   on a stuck job. An export whose client reads slowly gives its turn up when it first waits for the client
+ *   (`giveUpBulkTurn`): it then costs almost nothing.
+ * - **Bulk steps wait for sign-ins.** While a sign-in is under way, bulk work takes its next step (a chunk of rows
+ *   fetched or handed to the spreadsheet thread, a batch staged) only when the last sign-in has ended, or after
+ *   BULK_WAIT_MS at the longest, so that a stream of sign-ins slows bulk work down but never stops it.
+ *
+ * The turn is taken before the request's transaction opens: on the embedded database a transaction holds the only
+ * connection, and a request waiting for its turn while holding it would stop the one whose turn it is.
+ */
+export const BULK_WAIT_MS = 50;
+export const BULK_QUEUE_MS = 10_000;
+
+let signinsUnderWay = 0;
+let waiting: (() => void)[] = [];
+
+/** Runs a sign-in: bulk work waits at its next step until it ends. */
+export async function signingIn<T>(work: () => Promise<T>): Promise<T> {
+  signinsUnderWay++;
+  try {
+    return await work();
+  } finally {
+    signinsUnderWay--;
+    if (signinsUnderWay === 0 && waiting.length > 0) {
+      const ready = waiting;
+      waiting = [];
+      for (const resume of ready) resume();
+    }
+  }
+}
+
+/** Resolves at once when no sign-in is under way; otherwise when none is, or after BULK_WAIT_MS. */
+export function bulkStep(): Promise<void> {
+  if (signinsUnderWay === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const resume = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      waiting = waiting.filter((w) => w !== resume);
+      resolve();
+    }, BULK_WAIT_MS);
+    waiting.push(resume);
+  });
+}
+
+/** The bulk request whose turn it is (null: none), and those waiting for theirs, in order. */
+let turn: object | null = null;
+const queue: { id: object; start: () => void }[] = [];
+const turns = new WeakMap<FastifyRequest, () => void>();
+
+function nextTurn() {
+  turn = null;
+  const next = queue.shift();
+  if (next) {
+    turn = next.id;
+    next.start();
+  }
+}
+
+/** Runs bulk `work` in its turn (or after waiting BULK_QUEUE_MS for it); `req` can give the turn up early. */
+export async function inBulkTurn<T>(req: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  const id = {};
+  if (turn === null) turn = id;
+  else {
+    await new Promise<void>((resolve) => {
+      const entry = {
+        id,
+        start: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        // Overtakes the request whose turn it is: that one keeps running, the queue goes on after this one.
+        const at = queue.indexOf(entry);
+        if (at >= 0) queue.splice(at, 1);
+        resolve();
+      }, BULK_QUEUE_MS);
+      queue.push(entry);
+    });
+  }
+  let given = false;
+  const giveUp = () => {
+    if (given) return;
+    given = true;
+    if (turn === id) nextTurn();
+  };
+  turns.set(req, giveUp);
+  try {
+    return await work();
+  } finally {
+    turns.delete(req);
+    giveUp();
+  }
+}
+
+/** The bulk request of `req` gives its turn to the next one (it waits for a slow client). */
+export function giveUpBulkTurn(req: FastifyRequest): void {
+  turns.get(req)?.();
+}
