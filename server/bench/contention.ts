@@ -1,25 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  addMonths,
-  monthStart,
-  reportPaths,
-  selfServeTable,
-  uploadExportFilePath,
-  uploadPath,
-  XLSX_MIME,
-} from '@paydesk/domain';
-import ExcelJS from 'exceljs';
-import pg from 'pg';
 
 /**
  * npm run bench, part two: slow and heavy work must not slow sign-in down. The real server runs in a process of
  * its own (on PGlite in a fresh folder, or on the PostgreSQL of DATABASE_URL, at whatever scale that database
- * holds); this process signs in over and over and reports the sign-in p50/p95:
+ * holds); this process signs in over and over and reports the sign-in p50/p95, while the other users' work runs
+ * in a third process (contentionLoad.ts):
  *   - alone;
  *   - while a Self Serve export is read by a client that takes its time and an adjustments upload trickles in;
  *   - while a Self Serve export is read at full speed, a residual import of a whole month is applied (filed
@@ -106,203 +95,92 @@ async function signinTimes(until?: { done: boolean }): Promise<{ p50: number; p9
 const admin = await signin('admin@paydesk.local');
 await signinTimes(); // warm-up
 
-/**
- * Downloads the Self Serve export of the latest month, reading 8 KB every 100 ms for its first SLOW_SECONDS (at
- * the large scale the whole file would take minutes at that pace), then the rest as it comes.
- */
-const SLOW_SECONDS = 10;
-function slowExport(): Promise<number> {
-  const body = JSON.stringify({
-    dt: addMonths(monthStart(new Date()), -1),
-    columns: selfServeTable.columns.map((c) => c.id),
-  });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}${reportPaths.selfServeExport}`,
-      { method: 'POST', headers: { 'content-type': 'application/json', cookie: admin } },
-      (res) => {
-        let bytes = 0;
-        const slowUntil = performance.now() + SLOW_SECONDS * 1000;
-        res.pause();
-        const tick = setInterval(() => {
-          if (performance.now() > slowUntil) {
-            clearInterval(tick);
-            res.removeAllListeners('readable');
-            res.on('data', (chunk: Buffer) => {
-              bytes += chunk.length;
-            });
-            res.resume();
-            return;
-          }
-          const chunk = (res.read(8192) ?? res.read()) as Buffer | null;
-          if (chunk) bytes += chunk.length;
-        }, 100);
-        res.on('end', () => {
-          clearInterval(tick);
-          resolve(bytes);
-        });
-        res.on('readable', () => undefined);
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** Uploads an adjustments workbook (headers only, so nothing changes) 256 bytes every 100 ms. */
-async function slowUpload(): Promise<number> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('Adjustments');
-  sheet.addRow(['YearMonth', 'MID', 'Category', 'Description', 'Amount']);
-  const file = Buffer.from(await book.xlsx.writeBuffer());
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${uploadPath('adjustments')}`, {
-      method: 'POST',
-      headers: { 'content-type': XLSX_MIME, 'content-length': String(file.length), cookie: admin },
-    });
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    let sent = 0;
-    const tick = setInterval(() => {
-      const next = file.subarray(sent, sent + 256);
-      sent += next.length;
-      if (next.length > 0) req.write(next);
-      if (sent >= file.length) {
-        clearInterval(tick);
-        req.end();
-      }
-    }, 100);
-  });
-}
-
-/** Downloads the Self Serve export of the latest month as fast as it comes; its size in bytes. */
-async function fullExport(): Promise<number> {
-  const res = await fetch(`${base}${reportPaths.selfServeExport}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: admin },
-    body: JSON.stringify({
-      dt: addMonths(monthStart(new Date()), -1),
-      columns: selfServeTable.columns.map((c) => c.id),
-    }),
-  });
-  if (res.status !== 200) throw new Error(`export answered ${res.status}`);
-  return (await res.arrayBuffer()).byteLength;
-}
-
-/**
- * A real residual import: the latest TSYS month's file, as the product exports it, with every row moved to a
- * month far in the future (an import replaces whole months, so no real month changes).
- */
-const FUTURE_MONTH = '2099-12';
-async function residualFile(): Promise<{ file: Buffer; rows: number }> {
-  const res = await fetch(`${base}${uploadExportFilePath('residual_tsys')}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: admin },
-    body: JSON.stringify({ month: addMonths(monthStart(new Date()), -2) }),
-  });
-  if (res.status !== 200) throw new Error(`residual export answered ${res.status}`);
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(await res.arrayBuffer());
-  const sheet = book.worksheets[0];
-  if (!sheet) throw new Error('the residual export has no sheet');
-  sheet.eachRow((row, n) => {
-    if (n > 1) row.getCell(1).value = FUTURE_MONTH;
-  });
-  return { file: Buffer.from(await book.xlsx.writeBuffer()), rows: sheet.rowCount - 1 };
-}
-async function importResiduals(file: Buffer): Promise<void> {
-  const res = await fetch(`${base}${uploadPath('residual_tsys')}`, {
-    method: 'POST',
-    headers: { 'content-type': XLSX_MIME, cookie: admin },
-    body: file,
-  });
-  if (res.status !== 200)
-    throw new Error(`import answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-}
-async function removeImported(): Promise<void> {
-  if (which !== 'postgres') return; // the PGlite folder is thrown away
-  const client = new pg.Client({ connectionString: env.DATABASE_URL });
-  await client.connect();
-  await client.query(`delete from residuals where month = '${FUTURE_MONTH}-01'`);
-  // The month became a partition of its own (2026_12_02_0010_residuals_by_month): gone, the next run imports it anew.
-  await client.query(`drop table if exists residuals_${FUTURE_MONTH.replace('-', '_')}`);
-  await client.end();
-}
-
-/** The slowest dashboard call, asked again and again until `until.done`; how many times it answered. */
-async function dashboardLoop(until: { done: boolean }): Promise<number> {
-  let answered = 0;
-  while (!until.done) {
-    const res = await fetch(`${base}/api/isoanalyticsdata`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: admin },
-      body: '{}',
-    });
-    if (res.status !== 200) throw new Error(`isoanalyticsdata answered ${res.status}`);
-    await res.arrayBuffer();
-    answered++;
+/** The other users: a process of their own (contentionLoad.ts). */
+const load: ChildProcess = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(import.meta.dirname, 'contentionLoad.ts')],
+  {
+    env: { ...env, CONTENTION_BASE: base, CONTENTION_COOKIE: admin },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  },
+);
+type LoadMessage =
+  | { ready: true }
+  | { slow: { exportedBytes: number; uploadStatus: number } }
+  | { prepared: number }
+  | { round: number }
+  | { heavy: { rounds: number; exportedBytes: number; dashboardCalls: number; rows: number } };
+const loadMessages: LoadMessage[] = [];
+let loadWaiter: (() => void) | null = null;
+load.on('message', (m: LoadMessage) => {
+  loadMessages.push(m);
+  loadWaiter?.();
+});
+load.on('exit', (code) => {
+  if (code !== 0) {
+    console.error(`the load process ended (${code})`);
+    process.exit(1);
   }
-  return answered;
+});
+/** The next message of the load process that has `key`. */
+async function fromLoad<K extends string>(key: K): Promise<Extract<LoadMessage, Record<K, unknown>>> {
+  for (;;) {
+    const i = loadMessages.findIndex((m) => key in m);
+    if (i >= 0) return loadMessages.splice(i, 1)[0] as Extract<LoadMessage, Record<K, unknown>>;
+    await new Promise<void>((resolve) => {
+      loadWaiter = resolve;
+    });
+  }
 }
+await fromLoad('ready');
 
 const alone = await signinTimes();
 let started = performance.now();
 const progress = { done: false };
-const busy = Promise.all([slowExport(), slowUpload()]).finally(() => {
+load.send({ run: 'slow' });
+const slowDone = fromLoad('slow').finally(() => {
   progress.done = true;
 });
 const during = await signinTimes(progress);
-const [exportedBytes, uploadStatus] = await busy;
+const {
+  slow: { exportedBytes, uploadStatus },
+} = await slowDone;
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 
-const residuals = await residualFile();
+load.send({ run: 'prepare' });
+await fromLoad('prepared');
 started = performance.now();
-const heavyProgress = { done: false };
 // BENCH_CONTENTION_HEAVY=export,import,dashboard (the default: all three) picks the heavy work, to see which one
-// weighs on sign-in.
+// weighs on sign-in (read by the load process).
 const heavyKinds = (process.env.BENCH_CONTENTION_HEAVY ?? 'export,import,dashboard').split(',');
 // The heavy work is repeated until SIGNINS sign-ins have been timed during it (at the demo scale one round lasts
 // about a second); every sign-in of this row is timed while the work is under way.
 const heavyTimes: number[] = [];
-let heavyExportBytes = 0;
-let heavyRounds = 0;
-const heavyWork = (async () => {
-  do {
-    const [bytes] = await Promise.all([
-      heavyKinds.includes('export') ? fullExport() : 0,
-      heavyKinds.includes('import') ? importResiduals(residuals.file) : undefined,
-      heavyKinds.includes('export') || heavyKinds.includes('import')
-        ? undefined
-        : new Promise((resolve) => setTimeout(resolve, 5000)),
-    ]);
-    heavyExportBytes = bytes;
-    heavyRounds++;
-  } while (heavyTimes.length < SIGNINS);
-})();
-const dashboard = heavyKinds.includes('dashboard') ? dashboardLoop(heavyProgress) : Promise.resolve(0);
-const heavy = (async () => {
-  while (!heavyProgress.done) {
-    const start = performance.now();
-    await signin('sales@paydesk.local');
-    if (!heavyProgress.done) heavyTimes.push(performance.now() - start);
-  }
-  return {
-    p50: percentile(heavyTimes, 50),
-    p95: percentile(heavyTimes, 95),
-    n: heavyTimes.length,
-  };
-})();
-await heavyWork.finally(() => {
+const heavyProgress = { done: false };
+load.send({ run: 'heavy' });
+const heavyDone = fromLoad('heavy').finally(() => {
   heavyProgress.done = true;
 });
-const heavyDuring = await heavy;
-const dashboardCalls = await dashboard;
+let stopSent = false;
+while (!heavyProgress.done) {
+  const start = performance.now();
+  await signin('sales@paydesk.local');
+  if (!heavyProgress.done) heavyTimes.push(performance.now() - start);
+  if (heavyTimes.length >= SIGNINS && !stopSent) {
+    load.send({ stop: true });
+    stopSent = true;
+  }
+}
+const {
+  heavy: { rounds: heavyRounds, exportedBytes: heavyExportBytes, dashboardCalls, rows: residualRows },
+} = await heavyDone;
+const heavyDuring = {
+  p50: percentile(heavyTimes, 50),
+  p95: percentile(heavyTimes, 95),
+  n: heavyTimes.length,
+};
 const heavySeconds = ((performance.now() - started) / 1000).toFixed(1);
-await removeImported();
+load.disconnect();
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const within2x = (p95: number) => `p95 ≤ 2 × alone ${p95 <= 2 * alone.p95 ? '✓' : '✗'}`;
@@ -319,7 +197,7 @@ console.table([
   {
     condition: `during ${heavySeconds} s of ${[
       heavyKinds.includes('export') && `${heavyRounds} × a ${Math.round(heavyExportBytes / 1024)} KB export`,
-      heavyKinds.includes('import') && `${heavyRounds} × an import of ${residuals.rows} residual rows`,
+      heavyKinds.includes('import') && `${heavyRounds} × an import of ${residualRows} residual rows`,
       heavyKinds.includes('dashboard') && `${dashboardCalls} ISO analytics calls of every group`,
     ]
       .filter(Boolean)
