@@ -56,6 +56,8 @@ const server: ChildProcess = spawn(
     stdio: ['ignore', 'pipe', 'inherit'],
   },
 );
+// A failed run (a sign-in refused, the load process ended) must not leave the server running.
+process.on('exit', () => server.kill('SIGTERM'));
 await new Promise<void>((resolve, reject) => {
   server.stdout?.on('data', (chunk: Buffer) => {
     if (chunk.toString().includes('PayDesk is running')) resolve();

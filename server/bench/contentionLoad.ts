@@ -233,4 +233,6 @@ process.on('message', (message: { run?: 'slow' | 'prepare' | 'heavy'; stop?: tru
     process.exit(1);
   });
 });
+// The parent ended (done, or failed): so does this process, whatever it was doing.
+process.on('disconnect', () => process.exit(0));
 send({ ready: true });
