@@ -110,7 +110,6 @@ type LoadMessage =
   | { ready: true }
   | { slow: { exportedBytes: number; uploadStatus: number } }
   | { prepared: number }
-  | { round: number }
   | { heavy: { rounds: number; exportedBytes: number; dashboardCalls: number; rows: number } };
 const loadMessages: LoadMessage[] = [];
 let loadWaiter: (() => void) | null = null;

@@ -221,7 +221,6 @@ process.on('message', (message: { run?: 'slow' | 'prepare' | 'heavy'; stop?: tru
         ]);
         exportedBytes = bytes;
         rounds++;
-        send({ round: rounds });
       } while (!stopping.done);
       const dashboardCalls = await dashboard;
       await removeImported();
