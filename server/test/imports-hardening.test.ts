@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { Mailer } from '../src/platform/mailer';
-import { ImportSlots } from '../src/platform/uploads';
+import { Turns } from '../src/platform/turns';
+import { IMPORT_BUSY } from '../src/platform/uploads';
 import { XLSX_LIMITS } from '../src/platform/xlsxReader';
 import { Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
 import { NS, type Part, workbookParts, zip } from './workbooks';
@@ -338,7 +339,7 @@ describe('upload bodies', () => {
 
 describe('import slots', () => {
   it('lets two imports run, lines up the next ones, and turns away the rest with 503', async () => {
-    const slots = new ImportSlots(2, 1);
+    const slots = new Turns(2, 1, IMPORT_BUSY);
     const a = slots.take();
     const b = slots.take();
     await Promise.all([a.ready, b.ready]);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { Turns } from './turns';
 
 /**
  * Sign-in before bulk work. A sign-in is about 12 ms of argon2 on one core, 3 ms of this thread and a few short
@@ -55,54 +56,25 @@ export function bulkStep(): Promise<void> {
   });
 }
 
-/** The bulk request whose turn it is (null: none), and those waiting for theirs, in order. */
-let turn: object | null = null;
-const queue: { id: object; start: () => void }[] = [];
+/** One turn, and an unbounded line (nobody is refused: a waiting request overtakes after BULK_QUEUE_MS). */
+const bulkTurns = new Turns(1, Number.POSITIVE_INFINITY, '');
+/** How each bulk request under way gives its turn up. */
 const turns = new WeakMap<FastifyRequest, () => void>();
-
-function nextTurn() {
-  turn = null;
-  const next = queue.shift();
-  if (next) {
-    turn = next.id;
-    next.start();
-  }
-}
 
 /** Runs bulk `work` in its turn (or after waiting BULK_QUEUE_MS for it); `req` can give the turn up early. */
 export async function inBulkTurn<T>(req: FastifyRequest, work: () => Promise<T>): Promise<T> {
-  const id = {};
-  if (turn === null) turn = id;
-  else {
-    await new Promise<void>((resolve) => {
-      const entry = {
-        id,
-        start: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      const timer = setTimeout(() => {
-        // Overtakes the request whose turn it is: that one keeps running, the queue goes on after this one.
-        const at = queue.indexOf(entry);
-        if (at >= 0) queue.splice(at, 1);
-        resolve();
-      }, BULK_QUEUE_MS);
-      queue.push(entry);
-    });
-  }
-  let given = false;
-  const giveUp = () => {
-    if (given) return;
-    given = true;
-    if (turn === id) nextTurn();
-  };
-  turns.set(req, giveUp);
+  const turn = bulkTurns.take();
+  // Waited for BULK_QUEUE_MS at most: then the request leaves the line (its `ready` is refused) and overtakes the
+  // one whose turn it is, which keeps running; the line goes on after that one.
+  const overtake = setTimeout(turn.release, BULK_QUEUE_MS);
+  await turn.ready.catch(() => undefined);
+  clearTimeout(overtake);
+  turns.set(req, turn.release);
   try {
     return await work();
   } finally {
     turns.delete(req);
-    giveUp();
+    turn.release();
   }
 }
 

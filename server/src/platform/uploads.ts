@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { XLSX_MIME } from '@paydesk/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors';
+import { Turns } from './turns';
 
 const MiB = 1024 * 1024;
 
@@ -19,51 +20,10 @@ export const MAX_UPLOAD_BYTES = 40 * MiB;
  * heap at the limits of XLSX_LIMITS, measured), so two at once add at most ~300 MB whatever is sent.
  */
 export const IMPORT_SLOTS = { running: 2, waiting: 8 } as const;
+export const IMPORT_BUSY = 'Other imports are running right now. Please try again in a minute.';
 
 /** An upload cut off before its body was read: the connection is closed after the answer. */
 export class UploadCutOff extends AppError {}
-
-/** A fixed number of turns; `take` joins the line, `release` ends a turn or leaves the line. */
-export class ImportSlots {
-  private running = 0;
-  private readonly line: Array<() => void> = [];
-  constructor(
-    private readonly size: number,
-    private readonly waiting: number,
-  ) {}
-
-  take(): { ready: Promise<void>; release: () => void } {
-    let state: 'waiting' | 'running' | 'done' = 'waiting';
-    let go = () => {};
-    let fail = (_err: Error) => {};
-    const ready = new Promise<void>((resolve, reject) => {
-      go = resolve;
-      fail = reject;
-    });
-    const start = () => {
-      state = 'running';
-      this.running++;
-      go();
-    };
-    if (this.running < this.size) start();
-    else if (this.line.length < this.waiting) this.line.push(start);
-    else {
-      state = 'done';
-      fail(new AppError('busy', 'Other imports are running right now. Please try again in a minute.'));
-    }
-    const release = () => {
-      if (state === 'running') {
-        this.running--;
-        this.line.shift()?.();
-      } else if (state === 'waiting') {
-        this.line.splice(this.line.indexOf(start), 1);
-        fail(new AppError('bad_request', 'The upload was cancelled'));
-      }
-      state = 'done';
-    };
-    return { ready, release };
-  }
-}
 
 /**
  * Reads a whole upload body into memory, at most `maxBytes`, within `timeoutMs`: the body is complete before
@@ -117,7 +77,7 @@ const mediaType = (contentType: string | undefined) =>
  * import slot (held until its answer is sent), then the body is read whole within the size and time limits.
  */
 export function registerUploads(app: FastifyInstance, bodyTimeoutMs: number): void {
-  const slots = new ImportSlots(IMPORT_SLOTS.running, IMPORT_SLOTS.waiting);
+  const slots = new Turns(IMPORT_SLOTS.running, IMPORT_SLOTS.waiting, IMPORT_BUSY);
   app.addHook('preParsing', async (req, reply, payload) => {
     if (mediaType(req.headers['content-type']) !== XLSX_MIME) return payload;
     if (!req.routeOptions.config?.takesFile)
