@@ -113,6 +113,20 @@ describe('one bulk request at a time', () => {
     expect(order).toEqual(['a starts', 'a ends', 'b runs', 'c runs']);
   });
 
+  it('starts its work (and so its transaction) once no sign-in is under way', async () => {
+    const signin = deferred();
+    const signingNow = signingIn(() => signin.promise);
+    let started = false;
+    const bulk = inBulkTurn(request(), async () => {
+      started = true;
+    });
+    await vi.advanceTimersByTimeAsync(BULK_WAIT_MS - 1);
+    expect(started).toBe(false);
+    signin.resolve();
+    await Promise.all([signingNow, bulk]);
+    expect(started).toBe(true);
+  });
+
   it('gives the turn on when a request fails', async () => {
     const failing = inBulkTurn(request(), async () => {
       throw new Error('bad file');

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
@@ -28,7 +29,7 @@ export class PGliteDialect implements Dialect {
     private readonly mutex: Mutex,
   ) {}
   createAdapter(): DialectAdapter {
-    return new PostgresAdapter();
+    return new PGliteAdapter();
   }
   createDriver(): Driver {
     return new PGliteDriver(this.pglite, this.mutex);
@@ -41,17 +42,49 @@ export class PGliteDialect implements Dialect {
   }
 }
 
-/** Who holds PGlite's single connection: shared by the Kysely dialect and every other user (pg-boss). */
+/** PostgreSQL's adapter; it marks a Kysely instance, and each of its transactions, as the embedded database's. */
+class PGliteAdapter extends PostgresAdapter {}
+
+/**
+ * Whether `db` is a transaction of the embedded database: it holds the only connection until it ends, so anyone
+ * else's statement waits for it (platform/signinFirst.ts: bulk work holding it does not wait for a sign-in).
+ */
+export const holdsOnlyConnection = (db: Pick<Kysely<unknown>, 'isTransaction' | 'getExecutor'>): boolean =>
+  db.isTransaction && db.getExecutor().adapter instanceof PGliteAdapter;
+
+/** Marks work that goes first when it waits for the embedded database's connection. */
+const urgentWork = new AsyncLocalStorage<true>();
+
+/** Runs `work` (a sign-in: platform/signinFirst.ts) ahead of everyone waiting for the embedded database. */
+export const urgently = <T>(work: () => Promise<T>): Promise<T> => urgentWork.run(true, work);
+
+/**
+ * Who holds PGlite's single connection: shared by the Kysely dialect and every other user (pg-boss). Waiters get
+ * it in the order they came, except urgent work (`urgently`), which goes before every waiter that is not urgent.
+ */
 export class Mutex {
-  private tail: Promise<void> = Promise.resolve();
+  private held = false;
+  private readonly waiting: { urgent: boolean; grant: () => void }[] = [];
+
   lock(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => {
-      release = resolve;
+    const urgent = urgentWork.getStore() === true;
+    return new Promise((resolve) => {
+      const grant = () => {
+        this.held = true;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.held = false;
+          this.waiting.shift()?.grant();
+        });
+      };
+      if (!this.held) grant();
+      else {
+        const at = urgent ? this.waiting.findIndex((w) => !w.urgent) : -1;
+        this.waiting.splice(at < 0 ? this.waiting.length : at, 0, { urgent, grant });
+      }
     });
-    const ready = this.tail.then(() => release);
-    this.tail = this.tail.then(() => next);
-    return ready;
   }
 }
 

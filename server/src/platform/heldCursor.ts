@@ -29,7 +29,7 @@ export async function holdCursor<Row>(trx: Db, query: CompiledQuery<Row>): Promi
       let count = 0;
       try {
         for (;;) {
-          await bulkStep();
+          await bulkStep(connection);
           const { rows } = await connection.executeQuery<Row>(
             CompiledQuery.raw(`fetch ${Math.max(1, Math.floor(chunkSize))} from ${name}`),
           );

@@ -98,9 +98,9 @@ export async function stageImport(
   const write = async (rows: CopyRows) => {
     if (ahead.length >= BATCHES_AHEAD) await ahead.shift();
     writing = writing
-      .then(bulkStep)
+      .then(() => bulkStep(db))
       .then(() => copyIn(db, 'import_rows', names, rows))
-      .then(bulkStep)
+      .then(() => bulkStep(db))
       .then(onStaged);
     // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
     writing.catch(() => {});

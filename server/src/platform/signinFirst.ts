@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect';
+import { holdsOnlyConnection, urgently } from '../db/pglite-dialect';
 import { Turns } from './turns';
 
 /**
@@ -16,8 +18,11 @@ import { Turns } from './turns';
  *   fetched or handed to the spreadsheet thread, a batch staged) only when the last sign-in has ended, or after
  *   BULK_WAIT_MS at the longest, so that a stream of sign-ins slows bulk work down but never stops it.
  *
- * The turn is taken before the request's transaction opens: on the embedded database a transaction holds the only
- * connection, and a request waiting for its turn while holding it would stop the one whose turn it is.
+ * On the embedded database a transaction holds the only connection, and everyone else's statements wait for it
+ * (db/pglite-dialect.ts). So there the turn is taken before the request's transaction opens (a request waiting for
+ * its turn while holding the connection would stop the one whose turn it is); a bulk step inside a transaction
+ * does not wait for a sign-in, which is waiting for that transaction to end; and a sign-in waiting for the
+ * connection goes before everyone else waiting for it.
  */
 export const BULK_WAIT_MS = 50;
 export const BULK_QUEUE_MS = 10_000;
@@ -25,11 +30,11 @@ export const BULK_QUEUE_MS = 10_000;
 let signinsUnderWay = 0;
 let waiting: (() => void)[] = [];
 
-/** Runs a sign-in: bulk work waits at its next step until it ends. */
+/** Runs a sign-in: bulk work waits at its next step until it ends; on the embedded database it goes first. */
 export async function signingIn<T>(work: () => Promise<T>): Promise<T> {
   signinsUnderWay++;
   try {
-    return await work();
+    return await urgently(work);
   } finally {
     signinsUnderWay--;
     if (signinsUnderWay === 0 && waiting.length > 0) {
@@ -40,9 +45,13 @@ export async function signingIn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Resolves at once when no sign-in is under way; otherwise when none is, or after BULK_WAIT_MS. */
-export function bulkStep(): Promise<void> {
-  if (signinsUnderWay === 0) return Promise.resolve();
+/**
+ * Resolves at once when no sign-in is under way, or when `db` (the bulk work's) holds the embedded database's only
+ * connection: the sign-in waits for it, and waiting here would only keep the sign-in waiting longer. Otherwise
+ * resolves when no sign-in is under way, or after BULK_WAIT_MS.
+ */
+export function bulkStep(db?: Db): Promise<void> {
+  if (signinsUnderWay === 0 || (db && holdsOnlyConnection(db))) return Promise.resolve();
   return new Promise((resolve) => {
     const resume = () => {
       clearTimeout(timer);
@@ -69,6 +78,9 @@ export async function inBulkTurn<T>(req: FastifyRequest, work: () => Promise<T>)
   const overtake = setTimeout(turn.release, BULK_QUEUE_MS);
   await turn.ready.catch(() => undefined);
   clearTimeout(overtake);
+  // Its first step: the transaction opens once no sign-in is under way (on the embedded database a sign-in that
+  // came after the transaction opened would wait for all of it).
+  await bulkStep();
   turns.set(req, turn.release);
   try {
     return await work();
