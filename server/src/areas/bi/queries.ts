@@ -79,11 +79,20 @@ async function chosenGroups(
  * Each row's JSON is written straight from its three values (each name's JSON once): no object per row is made,
  * walked by JSON.stringify and collected after.
  */
-async function approvalsGraph(db: Db, chosen: Awaited<ReturnType<typeof chosenGroups>>): Promise<string> {
-  const { rows } = await sql<{ group_id: string; month: string; approved: number }>`
+function approvalsGraph(db: Db, chosen: Awaited<ReturnType<typeof chosenGroups>>): Promise<string> {
+  return sql<{ group_id: string; month: string; approved: number }>`
     select d.group_id, d.month::text as month, d.approved::int as approved
-    from bi_group_deals d where ${chosen.of('d')}`.execute(db);
-  const nameOf = new Map(chosen.groups.map((g) => [g.group_id, g.group_name]));
+    from bi_group_deals d where ${chosen.of('d')}`
+    .execute(db)
+    .then(({ rows }) => graphText(chosen.groups, rows));
+}
+
+/** The graph's JSON text from the rollup's rows (approvalsGraph). */
+function graphText(
+  groups: readonly ChosenGroup[],
+  rows: readonly { group_id: string; month: string; approved: number }[],
+): string {
+  const nameOf = new Map(groups.map((g) => [g.group_id, g.group_name]));
   const names = [...new Set(nameOf.values())].sort(collator.compare);
   const rank = new Map(names.map((n, i) => [n, i]));
   const nameJson = names.map((n) => JSON.stringify(n));
@@ -140,15 +149,16 @@ export async function analyticsData(
   db: Db,
   input: { groups: string[]; start: string; end: string },
 ): Promise<string> {
-  const chosen = await chosenGroups(db, input.groups);
-  const graph = await approvalsGraph(db, chosen);
-
-  // From the group rollups (db/derived.ts): merchants per state.
-  const map = await sql<{ state: string; cnt: number }>`
-    select st.state, sum(st.merchants - ${closedToday(sql`st.closings`)})::int as cnt
-    from bi_group_states st where ${chosen.of('st')}
-    group by st.state having sum(st.merchants - ${closedToday(sql`st.closings`)}) > 0
-    order by st.state`.execute(db);
+  // The statements are sent together, each as soon as what it needs is known. The connection takes them one after
+  // the other, the next one sent as the last one's rows arrive: the stats (the longest statement) are sent right
+  // after the graph's rows, and the database works them out while this thread writes the graph's text.
+  const [chosen, { rows: latest }] = await Promise.all([
+    chosenGroups(db, input.groups),
+    // Each deal's income through the last month chosen: its whole history (deal_income) when no income is
+    // recorded after that month, as for the usual window that runs to the current month; else its income rows.
+    sql<{ month: string | null }>`select max(month)::text as month from merchant_income`.execute(db),
+  ]);
+  const graph = approvalsGraph(db, chosen);
 
   // The stats' groups with their ISOs, and the ISOs concerned: a group's row carries its ISO's house profit,
   // earned by every group of the ISO.
@@ -158,10 +168,6 @@ export async function analyticsData(
     where ${input.groups.length === 0 ? sql`exists (select 1 from bi_group_deals d where d.group_id = g.group_id)` : chosen.of('g')})`;
   const ofIsos = input.groups.length === 0 ? sql`true` : sql`d.partner_id in (select partner_id from sel)`;
 
-  // Each deal's income through the last month chosen: its whole history (deal_income) when no income is
-  // recorded after that month, as for the usual window that runs to the current month; else its income rows.
-  const { rows: latest } = await sql<{ month: string | null }>`
-    select max(month)::text as month from merchant_income`.execute(db);
   // The group rollup holds each deal's whole-history income, so it answers the usual window; an earlier end
   // sums the deals' income rows up to it.
   const sums =
@@ -202,7 +208,7 @@ export async function analyticsData(
       from deals d left join earned e on e.merchant_id = d.id
       group by d.partner_id
     )`;
-  const stats = await sql<IsoStatsRow>`
+  const stats = sql<IsoStatsRow>`
     with ${sel}, ${sums},
     rows as (
       select s.group_name, s.iso, s.partner_id, coalesce(sum(pg.approved), 0)::int as approved,
@@ -222,15 +228,25 @@ export async function analyticsData(
     from rows r left join per_iso pi on pi.partner_id = r.partner_id
     order by r.approved desc, r.group_name`.execute(db);
 
+  // From the group rollups (db/derived.ts): merchants per state.
+  const map = sql<{ state: string; cnt: number }>`
+    select st.state, sum(st.merchants - ${closedToday(sql`st.closings`)})::int as cnt
+    from bi_group_states st where ${chosen.of('st')}
+    group by st.state having sum(st.merchants - ${closedToday(sql`st.closings`)}) > 0
+    order by st.state`.execute(db);
+
+  // A failed statement fails the others of the transaction: each is awaited here, so none goes unhandled.
+  const [graphJson, { rows: perState }, { rows }] = await Promise.all([graph, map, stats]);
+
   // Every row is built here or selected with a fixed column list, so the answer is written once, without
   // checking tens of thousands of graph rows against the schema (JsonText in platform/http.ts; bi.test.ts
   // parses the answers with it).
-  const states: IsoAnalyticsAnswer['output'][1] = map.rows.flatMap((r) => {
+  const states: IsoAnalyticsAnswer['output'][1] = perState.flatMap((r) => {
     const centre = STATE_CENTERS[r.state];
     return centre ? [{ state: r.state, state_lat: centre[0], state_lng: centre[1], cnt: r.cnt }] : [];
   });
-  const rows: IsoAnalyticsAnswer['output'][2] = stats.rows;
-  return `{"output":[${graph},${JSON.stringify(states)},${JSON.stringify(rows)}]}`;
+  const statsRows: IsoAnalyticsAnswer['output'][2] = rows;
+  return `{"output":[${graphJson},${JSON.stringify(states)},${JSON.stringify(statsRows)}]}`;
 }
 
 /**
