@@ -74,9 +74,9 @@ async function chosenGroups(
 /**
  * output[0]: approvals per group and month, by month then group name, as JSON text. Every group's whole history
  * is tens of thousands of rows (36,000 at the large scale): PostgreSQL hands over the rollup's rows as they lie,
- * by group ID, and they are named, merged (only if two groups share a name) and sorted here, on one number per
+ * by group ID, and they are named, sorted and merged (only if two groups share a name) here, on one number per
  * row, which is several times cheaper than sorting text under the database's collation or comparing objects.
- * Each row's JSON is written straight from its three values (each name's JSON once): no object per row is made,
+ * Each row's JSON is written straight from its three values (each name's start once): no object per row is made,
  * walked by JSON.stringify and collected after.
  */
 function approvalsGraph(db: Db, chosen: Awaited<ReturnType<typeof chosenGroups>>): Promise<string> {
@@ -87,55 +87,64 @@ function approvalsGraph(db: Db, chosen: Awaited<ReturnType<typeof chosenGroups>>
     .then(({ rows }) => graphText(chosen.groups, rows));
 }
 
-/** The graph's JSON text from the rollup's rows (approvalsGraph). */
+/** The value of an ASCII digit at `i` of `s`. */
+const digitAt = (s: string, i: number) => s.charCodeAt(i) - 48;
+
+/**
+ * The graph's JSON text from the rollup's rows (approvalsGraph). Each row is put in order by one number (its month
+ * from year 0, then its name's place, then the row's own place: exact in a float64 up to 2^53), read from the
+ * month's digits without making a string. Rows of two groups that share a name (the same month and place) come
+ * out next to each other and are written as one, their counts added up.
+ */
 function graphText(
   groups: readonly ChosenGroup[],
   rows: readonly { group_id: string; month: string; approved: number }[],
 ): string {
-  const nameOf = new Map(groups.map((g) => [g.group_id, g.group_name]));
-  const names = [...new Set(nameOf.values())].sort(collator.compare);
-  const rank = new Map(names.map((n, i) => [n, i]));
-  const nameJson = names.map((n) => JSON.stringify(n));
-  // Each graph row as its name's rank, month and count. Two groups that share a name are one row per month.
-  const ranked: number[] = [];
-  const months: string[] = [];
-  const counts: number[] = [];
-  const merged = names.length < nameOf.size ? new Map<string, number>() : undefined;
-  for (const r of rows) {
-    const name = nameOf.get(r.group_id);
-    // A group that gained its first merchant after the list was read has no name here: the next answer has it.
-    if (name === undefined) continue;
-    const k = rank.get(name) as number;
-    if (merged) {
-      const key = `${r.month}|${k}`;
-      const at = merged.get(key);
-      if (at !== undefined) {
-        counts[at] = (counts[at] as number) + r.approved;
-        continue;
-      }
-      merged.set(key, ranked.length);
-    }
-    ranked.push(k);
-    months.push(r.month);
-    counts.push(r.approved);
-  }
-  // Sort key: month (from year 0), then the name's rank, then the row's place (exact in a float64 up to 2^53).
-  const n = ranked.length;
-  const places = 2 ** Math.ceil(Math.log2(n + 1));
+  const names = [...new Set(groups.map((g) => g.group_name))].sort(collator.compare);
+  const placeOfName = new Map(names.map((n, i) => [n, i]));
+  const placeOf = new Map(groups.map((g) => [g.group_id, placeOfName.get(g.group_name) as number]));
+  const prefix = names.map((n) => `{"GroupLevel1Name":${JSON.stringify(n)},"OpenDate":"`);
+  const places = 2 ** Math.ceil(Math.log2(rows.length + 1));
   const ranks = 2 ** Math.ceil(Math.log2(names.length + 1));
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const m = months[i] as string;
-    const month = Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7));
-    keys[i] = (month * ranks + (ranked[i] as number)) * places + i;
+  const ranked = new Int32Array(rows.length);
+  const counts = new Int32Array(rows.length);
+  const months = new Array<string>(rows.length);
+  const keys = new Float64Array(rows.length);
+  let n = 0;
+  for (const r of rows) {
+    const k = placeOf.get(r.group_id);
+    // A group that gained its first merchant after the list was read has no name here: the next answer has it.
+    if (k === undefined) continue;
+    const m = r.month;
+    const month =
+      (digitAt(m, 0) * 1000 + digitAt(m, 1) * 100 + digitAt(m, 2) * 10 + digitAt(m, 3)) * 12 +
+      digitAt(m, 5) * 10 +
+      digitAt(m, 6);
+    ranked[n] = k;
+    counts[n] = r.approved;
+    months[n] = m;
+    keys[n] = (month * ranks + k) * places + n;
+    n++;
   }
-  keys.sort();
-  const parts = new Array<string>(n);
+  const sorted = keys.subarray(0, n).sort();
+  const parts: string[] = [];
+  let row = -1;
+  let count = 0;
+  const write = () => {
+    parts.push(`${prefix[ranked[row] as number]}${months[row]}","ApprovalCount":${count}}`);
+  };
   for (let j = 0; j < n; j++) {
-    const i = (keys[j] as number) % places;
-    parts[j] =
-      `{"GroupLevel1Name":${nameJson[ranked[i] as number]},"OpenDate":"${months[i]}","ApprovalCount":${counts[i]}}`;
+    const key = sorted[j] as number;
+    const i = key % places;
+    if (row >= 0 && Math.floor(key / places) === Math.floor((sorted[j - 1] as number) / places)) {
+      count += counts[i] as number;
+      continue;
+    }
+    if (row >= 0) write();
+    row = i;
+    count = counts[i] as number;
   }
+  if (row >= 0) write();
   return `[${parts.join(',')}]`;
 }
 
