@@ -115,6 +115,21 @@ const EXPECTED_BI_DEALS = sql`
                      and d2.closed_on is not null order by 1))::text as r
   from deal group by group_id, month, partner_id`;
 
+/** Each group's deals of all months, from the merchants and their income rows (not from bi_group_deals). */
+const EXPECTED_BI_TOTALS = sql`
+  with deal as (
+    select m.group_id, m.partner_id, m.approved_on, m.closed_on,
+           (select sum(net) from merchant_income i where i.merchant_id = m.id) as net,
+           (select sum(payouts) from merchant_income i where i.merchant_id = m.id) as payouts
+    from merchants m
+  )
+  select row(group_id, min(partner_id), date_trunc('month', min(approved_on))::date,
+             date_trunc('month', max(approved_on))::date, count(*), min(approved_on), max(approved_on),
+             coalesce(sum(net), 0.00), coalesce(sum(payouts), 0.00),
+             array(select d2.closed_on from deal d2 where d2.group_id = deal.group_id and d2.closed_on is not null
+                   order by 1))::text as r
+  from deal group by group_id`;
+
 const EXPECTED_BI_STATES = sql`
   select row(m.group_id, m.state, m.partner_id, count(*),
              array(select c.closed_on from merchants c where c.group_id = m.group_id and c.state = m.state
@@ -184,6 +199,7 @@ async function differences(
     | 'bi_group_monthly'
     | 'bi_group_income'
     | 'bi_group_deals'
+    | 'bi_group_totals'
     | 'bi_group_states'
     | 'bi_group_openings'
     | 'bi_iso_info',
@@ -228,6 +244,7 @@ async function inStep() {
     bi_group_monthly: await differences(expectedBiActivity('merchant_monthly', 'month'), 'bi_group_monthly'),
     bi_group_income: await differences(EXPECTED_BI_INCOME, 'bi_group_income'),
     bi_group_deals: await differences(EXPECTED_BI_DEALS, 'bi_group_deals'),
+    bi_group_totals: await differences(EXPECTED_BI_TOTALS, 'bi_group_totals'),
     bi_group_states: await differences(EXPECTED_BI_STATES, 'bi_group_states'),
     bi_group_openings: await differences(EXPECTED_BI_OPENINGS, 'bi_group_openings'),
     bi_iso_info: await differences(EXPECTED_ISO_INFO, 'bi_iso_info'),
@@ -243,6 +260,7 @@ const IN_STEP = {
   bi_group_monthly: { missing: 0, extra: 0 },
   bi_group_income: { missing: 0, extra: 0 },
   bi_group_deals: { missing: 0, extra: 0 },
+  bi_group_totals: { missing: 0, extra: 0 },
   bi_group_states: { missing: 0, extra: 0 },
   bi_group_openings: { missing: 0, extra: 0 },
   bi_iso_info: { missing: 0, extra: 0 },

@@ -56,7 +56,8 @@ interface DerivedTable {
  *   the one it was moved from (a 'merchants' change names it).
  * - bi_group_deals, bi_group_states: a group's deals per approval month (count, first, last, deal_income sums)
  *   and per state, with the closing days of the closed ones so that "open today" needs no refresh as days
- *   pass, for ISO analytics; bi_group_openings: a group's merchants approved and closed per day, whose running
+ *   pass, for ISO analytics; bi_group_totals: a group's deals of all its months, added up from bi_group_deals,
+ *   with the months they span; bi_group_openings: a group's merchants approved and closed per day, whose running
  *   sum is its open merchants on any day. A change rebuilds the whole groups it reaches (after deal_income).
  * - bi_iso_info: an ISO's deals, deal ages and bank and profile counts (GetAllInformation) as of a day (as_of):
  *   ages and "open" depend on the day, so a row is good for the day it was made. A change rebuilds the ISOs of the
@@ -97,6 +98,11 @@ export const DERIVED_TABLES = {
   },
   bi_group_deals: {
     rowPer: ['group', 'month'],
+    sources: ['merchant_income', 'merchants'],
+    refresh: 'rebuild',
+  },
+  bi_group_totals: {
+    rowPer: ['group'],
     sources: ['merchant_income', 'merchants'],
     refresh: 'rebuild',
   },
@@ -469,6 +475,7 @@ const BI_ROLLUPS = [
   'bi_group_monthly',
   'bi_group_income',
   'bi_group_deals',
+  'bi_group_totals',
   'bi_group_states',
   'bi_group_openings',
 ];
@@ -538,7 +545,7 @@ async function refreshBiRollups(db: Db): Promise<void> {
     sql`from bi_month_cells c join merchants m on m.group_id = c.group_id
         join merchant_income i on i.merchant_id = m.id and i.month = c.month`,
   );
-  for (const table of ['bi_group_deals', 'bi_group_states', 'bi_group_openings'])
+  for (const table of ['bi_group_deals', 'bi_group_totals', 'bi_group_states', 'bi_group_openings'])
     await sql`delete from ${sql.table(table)} where group_id in (select group_id from bi_groups)`.execute(db);
   await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`);
   await refreshIsoInfo(
@@ -700,7 +707,7 @@ async function insertBiIncome(db: Db, from: RawBuilder<unknown>): Promise<void> 
     group by m.group_id, i.month, m.partner_id`.execute(db);
 }
 
-/** The groups' deals per approval month and merchants per state, of the merchants `which` keeps. */
+/** The groups' deals per approval month and in all, and merchants per state, of the merchants `which` keeps. */
 async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> {
   const closings = sql`coalesce(array_agg(m.closed_on order by m.closed_on) filter (where m.closed_on is not null), '{}')`;
   await sql`
@@ -710,6 +717,16 @@ async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> 
     from merchants m left join deal_income e on e.merchant_id = m.id
     where ${which}
     group by 1, 2, 3`.execute(db);
+  await sql`
+    insert into bi_group_totals (group_id, partner_id, first_month, last_month, approved, first, last, net, payouts,
+      closings)
+    select d.group_id, min(d.partner_id), min(d.month), max(d.month), sum(d.approved), min(d.first), max(d.last),
+           sum(d.net), sum(d.payouts),
+           coalesce((select array_agg(c order by c) from bi_group_deals d2, unnest(d2.closings) c
+                     where d2.group_id = d.group_id), '{}')
+    from bi_group_deals d
+    where d.group_id in (select m.group_id from merchants m where ${which})
+    group by d.group_id`.execute(db);
   await sql`
     insert into bi_group_states (group_id, state, partner_id, merchants, closings)
     select m.group_id, m.state, m.partner_id, count(*), ${closings}

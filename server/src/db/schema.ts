@@ -70,6 +70,19 @@ export interface Database {
     payouts: Decimal;
     closings: ClosingDays;
   };
+  /** A group's bi_group_deals rows of all its months, added up (migration 2026_12_04_0010). */
+  bi_group_totals: {
+    group_id: string;
+    partner_id: number;
+    first_month: DateOnly;
+    last_month: DateOnly;
+    approved: number;
+    first: DateOnly;
+    last: DateOnly;
+    net: Decimal;
+    payouts: Decimal;
+    closings: ClosingDays;
+  };
   bi_group_states: {
     group_id: string;
     state: string;

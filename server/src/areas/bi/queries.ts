@@ -2,7 +2,6 @@ import {
   type IncomeRow,
   type IsoAnalyticsAnswer,
   type IsoInfoRow,
-  type IsoStatsRow,
   type MccRow,
   STATE_CENTERS,
   type TransactionRow,
@@ -53,11 +52,11 @@ async function chosenGroups(
   if (names.length === 0) {
     const { rows } = await sql<ChosenGroup>`
       select g.group_id, g.group_name from groups g
-      where exists (select 1 from bi_group_deals d where d.group_id = g.group_id)`.execute(db);
+      where exists (select 1 from bi_group_totals t where t.group_id = g.group_id)`.execute(db);
     return { groups: rows, of: () => sql`true` };
   }
   const { rows } = await sql<ChosenGroup & { deals: boolean }>`
-    select g.group_id, g.group_name, exists (select 1 from bi_group_deals d where d.group_id = g.group_id) as deals
+    select g.group_id, g.group_name, exists (select 1 from bi_group_totals t where t.group_id = g.group_id) as deals
     from groups g where g.group_name in (${sql.join(names)})`.execute(db);
   const known = new Set(rows.map((r) => r.group_name));
   const missing = names.find((n) => !known.has(n));
@@ -174,20 +173,30 @@ export async function analyticsData(
   const sel = sql`sel as (
     select g.group_id, g.group_name, g.partner_id, p.account_name as iso
     from groups g join partners p on p.id = g.partner_id
-    where ${input.groups.length === 0 ? sql`exists (select 1 from bi_group_deals d where d.group_id = g.group_id)` : chosen.of('g')})`;
-  const ofIsos = input.groups.length === 0 ? sql`true` : sql`d.partner_id in (select partner_id from sel)`;
+    where ${input.groups.length === 0 ? sql`exists (select 1 from bi_group_totals t where t.group_id = g.group_id)` : chosen.of('g')})`;
+  const ofIsos = (alias: string) =>
+    input.groups.length === 0
+      ? sql`true`
+      : sql`${sql.ref(`${alias}.partner_id`)} in (select partner_id from sel)`;
 
   // The group rollup holds each deal's whole-history income, so it answers the usual window; an earlier end
-  // sums the deals' income rows up to it.
+  // sums the deals' income rows up to it. A group whose deals' months all fall within the months chosen (the usual
+  // question: from May 2016 to now) is read from its totals, the others summed from their months.
+  const within = sql`(t.first_month >= ${input.start}::date and t.last_month <= ${input.end}::date)`;
   const sums =
     latest[0]?.month == null || latest[0].month <= input.end
       ? sql`
     per_group as (
+      select t.group_id, t.partner_id, t.approved::int as approved,
+             (t.approved - ${closedToday(sql`t.closings`)})::int as open, t.first, t.last, t.net, t.payouts
+      from bi_group_totals t
+      where ${ofIsos('t')} and ${within}
+      union all
       select d.group_id, min(d.partner_id) as partner_id, sum(d.approved)::int as approved,
              sum(d.approved - ${closedToday(sql`d.closings`)})::int as open, min(d.first) as first,
              max(d.last) as last, sum(d.net) as net, sum(d.payouts) as payouts
-      from bi_group_deals d
-      where ${ofIsos} and d.month >= ${input.start}::date and d.month <= ${input.end}::date
+      from bi_group_totals t join bi_group_deals d on d.group_id = t.group_id
+      where ${ofIsos('t')} and not ${within} and d.month >= ${input.start}::date and d.month <= ${input.end}::date
       group by d.group_id
     ),
     per_iso as (select pg.partner_id, sum(pg.net - pg.payouts) as house from per_group pg group by pg.partner_id)`
@@ -217,7 +226,10 @@ export async function analyticsData(
       from deals d left join earned e on e.merchant_id = d.id
       group by d.partner_id
     )`;
-  const stats = sql<IsoStatsRow>`
+  // The stats and the map in one statement, with each row's JSON written by the database: sent as the graph's rows
+  // arrive, it is worked out while this thread writes the graph's text (a second statement would only be sent once
+  // that is done, when the first one's answer is read).
+  const statsAndMap = sql<{ stats: string | null; map: string | null }>`
     with ${sel}, ${sums},
     rows as (
       select s.group_name, s.iso, s.partner_id, coalesce(sum(pg.approved), 0)::int as approved,
@@ -225,37 +237,43 @@ export async function analyticsData(
              coalesce(sum(pg.net), 0) as net, coalesce(sum(pg.payouts), 0) as payouts
       from sel s left join per_group pg on pg.group_id = s.group_id
       group by s.group_name, s.iso, s.partner_id
+    ),
+    stats as (
+      select r.group_name as groupname, r.iso, r.first::text as first, r.last::text as last,
+             case when r.approved > 1 then round((r.last - r.first)::numeric / (r.approved - 1), 1)::text end as avgdaysbw,
+             r.open as "openCount", r.approved as "approvedCount",
+             case when r.approved > 0 then round(r.open * 100.0 / r.approved, 1)::text end as "retentionPercent",
+             case when r.approved > 0 then round(r.net / r.approved, 2)::text end as "TotalIncomePerDeal",
+             case when r.approved > 0 then round(r.payouts / r.approved, 2)::text end as "ISOProfitPerDeal",
+             case when r.approved > 0 then round((r.net - r.payouts) / r.approved, 2)::text end as "HouseProfitPerDeal",
+             round(coalesce(pi.house, 0), 2)::text as "HouseProfitPerISO"
+      from rows r left join per_iso pi on pi.partner_id = r.partner_id
+    ),
+    -- From the group rollups (db/derived.ts): merchants per state.
+    map as (
+      select st.state, sum(st.merchants - ${closedToday(sql`st.closings`)})::int as cnt
+      from bi_group_states st where ${chosen.of('st')}
+      group by st.state having sum(st.merchants - ${closedToday(sql`st.closings`)}) > 0
     )
-    select r.group_name as groupname, r.iso, r.first::text as first, r.last::text as last,
-           case when r.approved > 1 then round((r.last - r.first)::numeric / (r.approved - 1), 1)::text end as avgdaysbw,
-           r.open as "openCount", r.approved as "approvedCount",
-           case when r.approved > 0 then round(r.open * 100.0 / r.approved, 1)::text end as "retentionPercent",
-           case when r.approved > 0 then round(r.net / r.approved, 2)::text end as "TotalIncomePerDeal",
-           case when r.approved > 0 then round(r.payouts / r.approved, 2)::text end as "ISOProfitPerDeal",
-           case when r.approved > 0 then round((r.net - r.payouts) / r.approved, 2)::text end as "HouseProfitPerDeal",
-           round(coalesce(pi.house, 0), 2)::text as "HouseProfitPerISO"
-    from rows r left join per_iso pi on pi.partner_id = r.partner_id
-    order by r.approved desc, r.group_name`.execute(db);
-
-  // From the group rollups (db/derived.ts): merchants per state.
-  const map = sql<{ state: string; cnt: number }>`
-    select st.state, sum(st.merchants - ${closedToday(sql`st.closings`)})::int as cnt
-    from bi_group_states st where ${chosen.of('st')}
-    group by st.state having sum(st.merchants - ${closedToday(sql`st.closings`)}) > 0
-    order by st.state`.execute(db);
+    select (select string_agg(row_to_json(x)::text, ',' order by x."approvedCount" desc, x.groupname) from stats x)
+             as stats,
+           (select json_agg(json_build_array(m.state, m.cnt) order by m.state)::text from map m) as map`.execute(
+    db,
+  );
 
   // A failed statement fails the others of the transaction: each is awaited here, so none goes unhandled.
-  const [graphJson, { rows: perState }, { rows }] = await Promise.all([graph, map, stats]);
+  const [graphJson, { rows }] = await Promise.all([graph, statsAndMap]);
+  const { stats, map } = rows[0] ?? { stats: null, map: null };
 
   // Every row is built here or selected with a fixed column list, so the answer is written once, without
   // checking tens of thousands of graph rows against the schema (JsonText in platform/http.ts; bi.test.ts
   // parses the answers with it).
-  const states: IsoAnalyticsAnswer['output'][1] = perState.flatMap((r) => {
-    const centre = STATE_CENTERS[r.state];
-    return centre ? [{ state: r.state, state_lat: centre[0], state_lng: centre[1], cnt: r.cnt }] : [];
+  const perState = JSON.parse(map ?? '[]') as [string, number][];
+  const states: IsoAnalyticsAnswer['output'][1] = perState.flatMap(([state, cnt]) => {
+    const centre = STATE_CENTERS[state];
+    return centre ? [{ state, state_lat: centre[0], state_lng: centre[1], cnt }] : [];
   });
-  const statsRows: IsoAnalyticsAnswer['output'][2] = rows;
-  return `{"output":[${graphJson},${JSON.stringify(states)},${JSON.stringify(statsRows)}]}`;
+  return `{"output":[${graphJson},${JSON.stringify(states)},[${stats ?? ''}]]}`;
 }
 
 /**

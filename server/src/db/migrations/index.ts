@@ -54,6 +54,7 @@ import * as pciMerchantsDba from './2026_12_01_0010_pci_merchants_dba';
 import * as residualsByMonth from './2026_12_02_0010_residuals_by_month';
 import * as biIsoInfo from './2026_12_03_0010_bi_iso_info';
 import * as achCodeDays from './2026_12_03_0020_ach_code_days';
+import * as biGroupTotals from './2026_12_04_0010_bi_group_totals';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -112,4 +113,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_0010_residuals_by_month': residualsByMonth,
   '2026_12_03_0010_bi_iso_info': biIsoInfo,
   '2026_12_03_0020_ach_code_days': achCodeDays,
+  '2026_12_04_0010_bi_group_totals': biGroupTotals,
 };
