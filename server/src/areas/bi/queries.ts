@@ -158,8 +158,8 @@ export async function analyticsData(
   input: { groups: string[]; start: string; end: string },
 ): Promise<string> {
   // The statements are sent together, each as soon as what it needs is known. The connection takes them one after
-  // the other, the next one sent as the last one's rows arrive: the stats (the longest statement) are sent right
-  // after the graph's rows, and the database works them out while this thread writes the graph's text.
+  // the other, the next one sent as the last one's rows arrive: the stats and the map (one statement) are sent
+  // right after the graph's rows, and the database works them out while this thread writes the graph's text.
   const [chosen, { rows: latest }] = await Promise.all([
     chosenGroups(db, input.groups),
     // Each deal's income through the last month chosen: its whole history (deal_income) when no income is
