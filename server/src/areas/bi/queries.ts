@@ -125,22 +125,24 @@ function graphText(
     keys[n] = (month * ranks + k) * places + n;
     n++;
   }
-  const sorted = keys.subarray(0, n).sort();
   const parts: string[] = [];
+  // The row being written, its month and name's place (its key without the row's own place), and its count.
   let row = -1;
+  let rowKey = -1;
   let count = 0;
   const write = () => {
     parts.push(`${prefix[ranked[row] as number]}${months[row]}","ApprovalCount":${count}}`);
   };
-  for (let j = 0; j < n; j++) {
-    const key = sorted[j] as number;
+  for (const key of keys.subarray(0, n).sort()) {
     const i = key % places;
-    if (row >= 0 && Math.floor(key / places) === Math.floor((sorted[j - 1] as number) / places)) {
+    const monthAndPlace = Math.floor(key / places);
+    if (monthAndPlace === rowKey) {
       count += counts[i] as number;
       continue;
     }
     if (row >= 0) write();
     row = i;
+    rowKey = monthAndPlace;
     count = counts[i] as number;
   }
   if (row >= 0) write();
