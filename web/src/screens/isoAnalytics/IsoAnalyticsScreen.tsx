@@ -35,7 +35,10 @@ function Panel({
 export default function IsoAnalyticsScreen() {
   const user = useSessionUser();
   const a = useIsoAnalytics();
-  const chosen = a.selection.length === 0 ? 'all partners' : `${a.selection.length} chosen partner${a.selection.length === 1 ? '' : 's'}`;
+  const chosen =
+    a.selection.length === 0
+      ? 'all partners'
+      : `${a.selection.length} chosen partner${a.selection.length === 1 ? '' : 's'}`;
   return (
     <>
       <PageHeader
