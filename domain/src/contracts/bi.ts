@@ -33,7 +33,10 @@ const refuseSql = <T extends z.ZodType>(schema: T) =>
 const month = z
   .string()
   .regex(/^\d{4}-(0[1-9]|1[0-2])-01$/, 'Months are written YYYY-MM-01')
-  .refine((m) => m >= STATS_FIRST_MONTH && m <= '2100-12-01', `Months run from ${STATS_FIRST_MONTH} to 2100-12-01`);
+  .refine(
+    (m) => m >= STATS_FIRST_MONTH && m <= '2100-12-01',
+    `Months run from ${STATS_FIRST_MONTH} to 2100-12-01`,
+  );
 
 /** At most this many partner groups in one ISO analytics call (the large data set has about 3,000). */
 export const MAX_ANALYTICS_GROUPS = 5000;
