@@ -777,6 +777,121 @@ describe('weekly, Monthly Extra and activation', () => {
   });
 });
 
+describe('kept figures', () => {
+  /**
+   * The oracle: each bonus row's volume and last deposit summed from its merchant's daily rows up to its bonus date,
+   * and its matches counted among every row and among its own ISO's rows, from the raw rows; the rows whose kept
+   * figures (migration 2026_12_05_0010) differ from them.
+   */
+  const mismatches = async (db: typeof t.db) =>
+    (
+      await sql<{ id: number }>`
+      select b.id from bonus_rows b
+      cross join lateral (
+        select sum(d.volume) as volume, max(d.day) filter (where d.volume > 0) as last_deposit
+        from merchant_daily d where d.merchant_id = b.merchant_id and d.day <= b.bonus_date) v
+      cross join lateral (
+        select count(*)::int as all_n, (count(*) filter (where e.partner_id = b.partner_id))::int as iso_n
+        from bonus_rows e where e.address_key = b.address_key and e.bonus_date < b.bonus_date
+          and e.mid <> b.mid and e.period in ('W', 'M')) c
+      where (b.days_volume, b.days_last_deposit, b.matches_all, b.matches_iso)
+        is distinct from (v.volume, v.last_deposit, c.all_n, c.iso_n)`.execute(db)
+    ).rows;
+
+  it("every row's volume, last deposit and matches are the raw rows', after every kind of change", async () => {
+    class RollBack extends Error {}
+    const w = await busyMonthlyWindow();
+    expect(await mismatches(t.db)).toEqual([]);
+    const { rows: counts } = await sql<{ volume: number; matched: number }>`
+      select count(*) filter (where days_volume > 0)::int as volume, count(*) filter (where matches_all > 0)::int as matched
+      from bonus_rows`.execute(t.db);
+    // The seed has both kinds of figure to keep, or the comparison would prove little.
+    expect(counts[0]?.volume).toBeGreaterThan(0);
+    expect(counts[0]?.matched).toBeGreaterThan(0);
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        const { rows: picked } = await sql<{ merchant_id: number; day: string; bonus_date: string }>`
+          select b.merchant_id, max(d.day)::text as day, b.bonus_date::text as bonus_date
+          from bonus_rows b join merchant_daily d on d.merchant_id = b.merchant_id and d.day <= b.bonus_date
+            and d.volume > 0
+          where b.period = 'M' and b.window_start = ${w.start}::date
+          group by b.merchant_id, b.bonus_date order by b.merchant_id limit 2`.execute(trx);
+        const [a, b] = picked;
+        if (!a || !b) throw new Error('no two bonus merchants with daily volume');
+        const changes = [
+          // A day's volume up; the last deposit day's volume to 0 (the last deposit moves back).
+          sql`update merchant_daily set volume = volume + 10 where merchant_id = ${a.merchant_id} and day < ${a.day}::date`,
+          sql`update merchant_daily set volume = 0 where merchant_id = ${a.merchant_id} and day = ${a.day}::date`,
+          // A day deleted, then written again with another volume.
+          sql`delete from merchant_daily where merchant_id = ${b.merchant_id} and day = ${b.day}::date`,
+          sql`insert into merchant_daily (merchant_id, partner_id, day, volume, transactions, chargeback_volume,
+                chargebacks, refund_volume, refunds)
+              select id, partner_id, ${b.day}::date, 77.7, 1, 0, 0, 0, 0 from merchants where id = ${b.merchant_id}`,
+          // Every merchant's day of a bonus date.
+          sql`update merchant_daily set volume = round(volume * 1.01, 2) where day = ${a.bonus_date}::date`,
+          // A row's address moved to another row's (the matches of both addresses change), a matched row deleted.
+          sql`update bonus_rows set address_key = (select address_key from bonus_rows where matches_all > 0 limit 1)
+              where id = (select min(id) from bonus_rows where period = 'M' and window_start = ${w.start}::date)`,
+          sql`delete from bonus_rows where id = (select min(e.id) from bonus_rows b
+                join bonus_rows e on e.address_key = b.address_key and e.bonus_date < b.bonus_date and e.mid <> b.mid
+                where b.matches_all > 0 and e.period in ('W', 'M')
+                  and not exists (select 1 from clawback_rows c where c.bonus_id = e.id))`,
+        ];
+        for (const [i, change] of changes.entries()) {
+          const done = await change.execute(trx);
+          expect([i, Number(done.numAffectedRows ?? 0) > 0]).toEqual([i, true]);
+          expect([i, await mismatches(trx)]).toEqual([i, []]);
+        }
+        // The window run again: its rows deleted and written anew.
+        await runWindow(trx, w, null);
+        expect(await mismatches(trx)).toEqual([]);
+        throw new RollBack();
+      })
+      .catch((e) => {
+        if (!(e instanceof RollBack)) throw e;
+      });
+    expect(await mismatches(t.db)).toEqual([]);
+  });
+
+  it("counts an ISO-bound user's matches among their own ISO's rows, staff's among every row", async () => {
+    const w = await busyMonthlyWindow();
+    // A Summit row of the window moved to the address of an earlier row of another ISO.
+    const { rows: pair } = await sql<{ id: number; key: string | null; other: string }>`
+      select b.id, b.address_key as key, o.address_key as other
+      from bonus_rows b join partners p on p.id = b.partner_id
+      join lateral (select e.address_key from bonus_rows e where e.partner_id <> b.partner_id
+        and e.period in ('W', 'M') and e.bonus_date < b.bonus_date and e.address_key is not null
+        order by e.id limit 1) o on true
+      where b.period = 'M' and b.window_start = ${w.start}::date and p.account_name = ${SUMMIT}
+      order by b.id limit 1`.execute(t.db);
+    const row = pair[0];
+    if (!row) throw new Error('no Summit row with an earlier row of another ISO');
+    await sql`update bonus_rows set address_key = ${row.other} where id = ${row.id}`.execute(t.db);
+    try {
+      const { rows: want } = await sql<{ all_n: number; iso_n: number }>`
+        select count(*)::int as all_n, (count(*) filter (where e.partner_id = b.partner_id))::int as iso_n
+        from bonus_rows b join bonus_rows e on e.address_key = b.address_key and e.bonus_date < b.bonus_date
+          and e.mid <> b.mid and e.period in ('W', 'M')
+        where b.id = ${row.id}`.execute(t.db);
+      const expected = want[0];
+      if (!expected) throw new Error('no counts');
+      expect(expected.all_n).toBeGreaterThan(expected.iso_n);
+      const ask = async (email: string) =>
+        (
+          (
+            await (await as(email)).post(bonusPaths.getBonus, { bonusType: 'M', date: w.end })
+          ).json() as BonusRow[]
+        ).find((r) => r.id === row.id)?.match_count;
+      expect(await ask(ADMIN)).toBe(expected.all_n);
+      expect(await ask(PARTNER)).toBe(expected.iso_n);
+    } finally {
+      await sql`update bonus_rows set address_key = ${row.key} where id = ${row.id}`.execute(t.db);
+    }
+    expect(await mismatches(t.db)).toEqual([]);
+  });
+});
+
 describe('matches', () => {
   it('GetMatchesByMid answers earlier bonused merchants at the same address', async () => {
     const { rows } = await sql<{ mid: string; earlier: string }>`

@@ -821,6 +821,12 @@ export interface BonusRowsTable {
   note: string | null;
   worked_datetime: NullableTimestamp;
   worked_by: string | null;
+  /** Kept by triggers (migration 2026_12_05_0010): the merchant's daily volume up to the bonus date, and its last day with volume. */
+  days_volume: Generated<Decimal | null>;
+  days_last_deposit: Generated<DateOnly | null>;
+  /** Kept by triggers: earlier weekly or monthly rows of other MIDs at the address, among every row and among the row's ISO's. */
+  matches_all: Generated<number>;
+  matches_iso: Generated<number>;
 }
 export interface ClawbackRowsTable {
   id: Generated<number>;

@@ -33,8 +33,7 @@ const bonusColumns = sql`b.id, b.mid, m.dba as dba_name, p.account_name as iso_n
   to_char(b.worked_datetime at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as worked_datetime, b.worked_by,
   m.ownership_type, m.equipment_model, b.period, b.window_start::text as window_start,
   b.window_end::text as window_end, b.explanation,
-  (select count(*) from bonus_rows e where e.address_key = b.address_key and e.bonus_date < b.bonus_date
-     and e.mid <> b.mid and e.period in ('W', 'M'))::int as match_count`;
+  case when row_security_active('bonus_rows') then b.matches_iso else b.matches_all end as match_count`;
 
 /**
  * The rows of one window. Volume figures of a bonus row are its merchant's up to the bonus date, read as the runs
@@ -61,30 +60,30 @@ export async function bonusRowsJson(db: Db, window: BonusWindow): Promise<string
   return rows[0]?.j ?? '[]';
 }
 
-/** The select of a window's rows (bonusColumns and the volume figures), unordered. */
+/**
+ * The select of a window's rows (bonusColumns and the volume figures), unordered. A row's volume and last deposit
+ * from the daily rows, and its address matches, are kept with it (migration 2026_12_05_0010): its matches among the
+ * rows the caller may see (an ISO-bound user's row-level security shows their own ISO's rows only).
+ */
 function windowRows(window: BonusWindow) {
-  // The window's rows first, then each one's merchant by its key and its days summed once (sum and last deposit
-  // in one pass): left to itself the planner hashed every merchant to join a thousand rows (2.5× slower).
+  // The window's rows first, then each one's merchant by its key: left to itself the planner hashed every
+  // merchant to join a thousand rows (2.5× slower).
   return sql`
     with kept as (select min(day) as first_day from merchant_daily),
     b as materialized (
       select * from bonus_rows where period = ${window.kind} and window_start = ${window.start}::date
     )
     select ${bonusColumns},
-      coalesce(case when m.opened_on >= kept.first_day then days.volume
+      coalesce(case when m.opened_on >= kept.first_day then b.days_volume
         else (select sum(v.volume) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v) end,
         0)::numeric(14, 2)::text as volume,
-      (case when m.opened_on >= kept.first_day then days.last_deposit
+      (case when m.opened_on >= kept.first_day then b.days_last_deposit
         else (select max(v.day) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v
               where v.volume > 0) end)::text as last_deposit_date,
       b.activated_on::text as volume_threshold_date
     from b cross join kept
     cross join lateral (select * from merchants m where m.id = b.merchant_id offset 0) m
-    join partners p on p.id = m.partner_id
-    left join lateral (
-      select sum(d.volume) as volume, max(d.day) filter (where d.volume > 0) as last_deposit from merchant_daily d
-      where m.opened_on >= kept.first_day and d.merchant_id = b.merchant_id and d.day <= b.bonus_date
-    ) days on true`;
+    join partners p on p.id = m.partner_id`;
 }
 
 /** The extra bonus rows of a month, with whether the merchant's regular bonus is paid (spec §2.3). */

@@ -323,7 +323,17 @@ export async function generateMerchantData(
         refund_rate, trend, margin_bps, ic_rate)
       select merchant_id, activates_on, closes_on, base, ticket, cb_rate, refund_rate, trend, margin_bps, ic_rate
       from seed_params`.execute(trx);
+    // No bonus row exists while the seed loads the activity (the bonus runs come after it): the trigger that keeps
+    // bonus rows' volumes from the daily rows (migration 2026_12_05_0010) has none to keep, and would only collect
+    // every daily row loaded into its transition table.
+    const { rows: bonus } = await sql<{ present: boolean }>`
+      select exists (select 1 from bonus_rows) as present`.execute(trx);
+    const quiet = bonus[0]?.present === false;
+    if (quiet)
+      await sql`alter table merchant_daily disable trigger merchant_daily_bonus_days_insert`.execute(trx);
     await generateActivity(trx, seed, window, log);
+    if (quiet)
+      await sql`alter table merchant_daily enable trigger merchant_daily_bonus_days_insert`.execute(trx);
     log('  monthly activity');
     await generateIncome(trx);
     log('  income');
