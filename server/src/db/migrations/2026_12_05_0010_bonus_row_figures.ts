@@ -36,6 +36,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `alter table bonus_rows add column days_volume numeric, add column days_last_deposit date,
        add column matches_all integer not null default 0, add column matches_iso integer not null default 0`,
     'create index bonus_rows_merchant on bonus_rows (merchant_id, bonus_date)',
+    // The rows at an address of every period (bonus_rows_address holds the weekly and monthly ones only).
+    'create index bonus_rows_address_key on bonus_rows (address_key)',
+    // The addresses are joined as a set: `= any(keys)` would compare each row with every address of the array
+    // (the fill passes every address there is).
     `create function paydesk_bonus_matches(keys text[]) returns void language sql security definer
      set search_path = public as $$
        update bonus_rows b set matches_all = c.all_n, matches_iso = c.iso_n
@@ -43,7 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
              from bonus_rows b2
              left join bonus_rows e on e.address_key = b2.address_key and e.bonus_date < b2.bonus_date
                and e.mid <> b2.mid and e.period in ('W', 'M')
-             where b2.address_key = any(keys)
+             where b2.address_key in (select unnest(keys))
              group by b2.id) c
        where b.id = c.id and (b.matches_all, b.matches_iso) is distinct from (c.all_n, c.iso_n)
      $$`,
