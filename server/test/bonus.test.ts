@@ -246,6 +246,44 @@ describe('GetBonus', () => {
       expect(volume).toBeLessThanOrEqual(Number(b?.high) + 0.5);
     }
     expect(total).toBeGreaterThan(0);
+    // Exactly: each month without daily rows spread over its days (its volume over its days, rounded to the cent),
+    // the days from the opening to the bonus date summed, and the last of them with volume (docs/bonus.md).
+    const { rows: months } = await sql<{
+      mid: string;
+      opened_on: string;
+      bonus_date: string;
+      month: string | null;
+      volume: string | null;
+    }>`
+      select m.mid, m.opened_on::text as opened_on, b.bonus_date::text as bonus_date, mm.month::text as month,
+        mm.volume::text as volume
+      from bonus_rows b join merchants m on m.id = b.merchant_id
+      left join merchant_monthly mm on mm.merchant_id = b.merchant_id and mm.volume <> 0
+        and mm.month >= date_trunc('month', m.opened_on) and mm.month <= b.bonus_date
+        and not exists (select 1 from merchant_daily d where d.merchant_id = mm.merchant_id
+          and d.day >= mm.month and d.day < mm.month + interval '1 month')
+      where b.period = 'M' and b.window_start = ${w.start}::date`.execute(t.db);
+    const want = new Map<string, { cents: number; last: string | null }>();
+    for (const r of months) {
+      const sums = want.get(r.mid) ?? { cents: 0, last: null };
+      want.set(r.mid, sums);
+      if (!r.month || !r.volume) continue;
+      const [y, mo] = r.month.split('-').map(Number) as [number, number];
+      const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+      const perDay = Math.round((Number(r.volume) * 100) / days);
+      const monthEnd = `${r.month.slice(0, 8)}${String(days).padStart(2, '0')}`;
+      const first = r.opened_on > r.month ? r.opened_on : r.month;
+      const last = r.bonus_date < monthEnd ? r.bonus_date : monthEnd;
+      if (last < first) continue;
+      sums.cents += perDay * (Number(last.slice(8, 10)) - Number(first.slice(8, 10)) + 1);
+      if (perDay > 0 && (sums.last === null || last > sums.last)) sums.last = last;
+    }
+    expect(got.map((r) => [r.mid, r.volume, r.last_deposit_date])).toEqual(
+      got.map((r) => {
+        const x = want.get(r.mid);
+        return [r.mid, ((x?.cents ?? 0) / 100).toFixed(2), x?.last ?? null];
+      }),
+    );
   });
 
   it('refuses bad input with a 400 and a message', async () => {

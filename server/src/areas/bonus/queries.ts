@@ -75,11 +75,11 @@ function windowRows(window: BonusWindow) {
     )
     select ${bonusColumns},
       coalesce(case when m.opened_on >= kept.first_day then b.days_volume
-        else (select sum(v.volume) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v) end,
+        else (select o.volume from bonus_old_figures(b.merchant_id, m.opened_on, b.bonus_date) o) end,
         0)::numeric(14, 2)::text as volume,
       (case when m.opened_on >= kept.first_day then b.days_last_deposit
-        else (select max(v.day) from bonus_daily_volume(array[b.merchant_id], m.opened_on, b.bonus_date) v
-              where v.volume > 0) end)::text as last_deposit_date,
+        else (select o.last_deposit from bonus_old_figures(b.merchant_id, m.opened_on, b.bonus_date) o)
+        end)::text as last_deposit_date,
       b.activated_on::text as volume_threshold_date
     from b cross join kept
     cross join lateral (select * from merchants m where m.id = b.merchant_id offset 0) m
