@@ -9,16 +9,17 @@ import { run, statementTriggers } from './helpers';
  *
  * - `days_volume` and `days_last_deposit`: the merchant's daily rows up to the bonus date, summed, and the last day
  *   with volume (null when there is none). A statement writing `merchant_daily` works them out again for the bonus
- *   rows of the merchants it wrote whose bonus date is on or after the first day it wrote; a statement writing a
- *   bonus row, for that row. The query still reads `bonus_daily_volume` for a merchant opened before the first day
- *   kept (its months spread over their days), as before.
+ *   rows of the merchants it wrote whose bonus date is on or after the first day it wrote; a bonus row inserted, or
+ *   whose merchant or bonus date is set, gets them as it is written (a row trigger). The query still reads
+ *   `bonus_daily_volume` for a merchant opened before the first day kept (its months spread over their days),
+ *   through `bonus_old_figures`.
  * - `matches_all` and `matches_iso`: the matches among every row (staff), and among the rows of the row's own ISO
  *   (an ISO-bound user, whose row-level security shows only those). A statement writing bonus rows counts them again
  *   for every row at the addresses it touched.
  *
  * The trigger functions run as the tables' owner (`security definer`), so a count is over every row whoever writes.
- * The query picks the count by `row_security_active('bonus_rows')`. The bonus API test and the derived-data test
- * compare every row's kept figures with the figures worked out from the raw rows, after every kind of change.
+ * The query picks the count by `row_security_active('bonus_rows')`. The bonus API test compares every row's kept
+ * figures with the figures worked out from the raw rows, after every kind of change.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const days = (rows: string) => `
@@ -57,11 +58,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
      begin
        if pg_trigger_depth() > 1 or tg_op = 'TRUNCATE' then return null; end if;
        if tg_op = 'INSERT' then
-         ${days('select id, merchant_id, bonus_date from new_rows')};
          perform paydesk_bonus_matches(array(select distinct address_key from new_rows where address_key is not null));
        elsif tg_op = 'UPDATE' then
-         ${days(`select n.id, n.merchant_id, n.bonus_date from new_rows n join old_rows o on o.id = n.id
-                 where (n.merchant_id, n.bonus_date) is distinct from (o.merchant_id, o.bonus_date)`)};
          perform paydesk_bonus_matches(array(
            select k from new_rows n join old_rows o on o.id = n.id,
              lateral (values (n.address_key), (o.address_key)) v(k)
@@ -73,6 +71,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        return null;
      end $$`,
     ...statementTriggers('bonus_rows', 'figures', 'paydesk_bonus_rows_figures'),
+    // A row's days as it is written (no second version of each new row, as an update after the insert would make).
+    `create function paydesk_bonus_row_days() returns trigger language plpgsql security definer
+     set search_path = public as $$
+     begin
+       select sum(d.volume), max(d.day) filter (where d.volume > 0) into new.days_volume, new.days_last_deposit
+       from merchant_daily d where d.merchant_id = new.merchant_id and d.day <= new.bonus_date;
+       return new;
+     end $$`,
+    `create trigger bonus_rows_days before insert or update of merchant_id, bonus_date on bonus_rows
+       for each row execute function paydesk_bonus_row_days()`,
     `create function paydesk_merchant_daily_bonus_days() returns trigger language plpgsql security definer
      set search_path = public as $$
      begin
