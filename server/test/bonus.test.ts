@@ -16,7 +16,9 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bonusRunJob } from '../src/areas/bonus/jobs';
+import { bonusRows, bonusRowsJson } from '../src/areas/bonus/queries';
 import { clawbackVolumeSums, runWindow } from '../src/areas/bonus/run';
+import { scopeTransaction } from '../src/platform/scope';
 import { Client, startTestJobs, type TestApp, testApp } from './helpers';
 
 /**
@@ -890,6 +892,130 @@ describe('kept figures', () => {
         if (!(e instanceof RollBack)) throw e;
       });
     expect(await mismatches(t.db)).toEqual([]);
+  });
+
+  /**
+   * The oracle of GetBonus's kept heads (migration 2026_12_06_0010): each row's first 23 columns from the raw rows
+   * (the bonus row, its merchant and the merchant's ISO), against its kept head read as JSON; the ids that differ.
+   */
+  const headMismatches = async (db: typeof t.db) => {
+    const { rows } = await sql<{ id: number; head: string; raw: Record<string, unknown> }>`
+      select b.id, b.answer_head as head, b.merchant_opened_on = m.opened_on as opened_kept, json_build_object(
+        'id', b.id, 'mid', b.mid, 'dba_name', m.dba, 'iso_name', p.account_name, 'group_id', m.group_id, 'rm', m.rm,
+        'sales_rep', m.sales_rep, 'merchant_profile', m.profile, 'open_date', m.opened_on, 'close_date', m.closed_on,
+        'bonus_date', b.bonus_date, 'bonus_type', b.bonus_type, 'bonus_amount', b.bonus_amount::text,
+        'do_not_pay', b.do_not_pay, 'note', b.note, 'worked_datetime', b.worked_datetime, 'worked_by', b.worked_by,
+        'ownership_type', m.ownership_type, 'equipment_model', m.equipment_model, 'period', b.period,
+        'window_start', b.window_start, 'window_end', b.window_end, 'explanation', b.explanation) as raw
+      from bonus_rows b join merchants m on m.id = b.merchant_id join partners p on p.id = m.partner_id`.execute(
+      db,
+    );
+    return rows
+      .filter((r) => {
+        const kept = JSON.parse(`${r.head}0}`) as Record<string, unknown>;
+        const { match_count, ...head } = kept;
+        const raw = { ...r.raw };
+        // A moment as the answer carries it: ISO 8601 in UTC, to the millisecond.
+        if (typeof raw.worked_datetime === 'string')
+          raw.worked_datetime = new Date(raw.worked_datetime).toISOString();
+        return (
+          !(r as unknown as { opened_kept: boolean }).opened_kept ||
+          JSON.stringify(head) !== JSON.stringify(raw)
+        );
+      })
+      .map((r) => r.id);
+  };
+
+  it("GetBonus's kept rows answer as the rows joined live, after every kind of change", async () => {
+    class RollBack extends Error {}
+    // The monthly window and ISO with the most rows of that ISO, where other ISOs have rows too.
+    const { rows: ids } = await sql<{ id: number; start: string }>`
+      select b.partner_id as id, b.window_start::text as start from bonus_rows b
+      where b.period = 'M' and exists (select 1 from bonus_rows o where o.period = 'M'
+        and o.window_start = b.window_start and o.partner_id <> b.partner_id)
+      group by b.partner_id, b.window_start having count(*) >= 2
+      order by count(*) desc, b.window_start desc, b.partner_id limit 1`.execute(t.db);
+    const isoId = ids[0]?.id;
+    const w = monthlyWindow(ids[0]?.start ?? '');
+    if (isoId === undefined || !w)
+      throw new Error('no monthly window with two rows of an ISO and rows of another');
+    expect(await headMismatches(t.db)).toEqual([]);
+    /** The window's answer from the kept heads, against the rows joined live (bonusRows), as staff and as the ISO. */
+    const same = async (trx: typeof t.db, step: string) => {
+      expect([step, await headMismatches(trx)]).toEqual([step, []]);
+      const live = await bonusRows(trx, w);
+      expect(live.length).toBeGreaterThan(0);
+      expect([step, JSON.parse(await bonusRowsJson(trx, w))]).toEqual([step, live]);
+      await scopeTransaction(trx, isoId);
+      const liveIso = await bonusRows(trx, w);
+      expect(liveIso.length).toBeGreaterThan(0);
+      expect(liveIso.length).toBeLessThan(live.length);
+      expect([step, JSON.parse(await bonusRowsJson(trx, w))]).toEqual([step, liveIso]);
+      await sql`reset role`.execute(trx);
+    };
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        const { rows: picked } = await sql<{ merchant_id: number; bonus_id: number; partner_id: number }>`
+          select b.merchant_id, b.id as bonus_id, b.partner_id from bonus_rows b
+          where b.period = 'M' and b.window_start = ${w.start}::date and b.partner_id = ${isoId}
+          order by b.id limit 2`.execute(trx);
+        const [a, b] = picked;
+        if (!a || !b) throw new Error('no two rows of the ISO in the window');
+        const { rows: others } = await sql<{ id: number; group_id: string }>`
+          select g.partner_id as id, g.group_id from groups g where g.partner_id <> ${isoId}
+          order by g.group_id limit 1`.execute(trx);
+        const other = others[0];
+        if (!other) throw new Error('no group of another ISO');
+        const changes: [string, ReturnType<typeof sql>][] = [
+          // Text that JSON must escape: quotes, a backslash, a line break, a tab, a character beyond ASCII.
+          [
+            'DBA and RM',
+            sql`update merchants set dba = ${'Joe\'s "Best" \\ Café\n\tCorner'}, rm = null where id = ${a.merchant_id}`,
+          ],
+          [
+            'closed, profile, equipment',
+            sql`update merchants set closed_on = current_date, profile = case when profile = 'High Risk' then 'PayLo' else 'High Risk' end, equipment_model = ${'Pax "A920"'}
+              where id = ${b.merchant_id}`,
+          ],
+          // Opened before the first daily row kept: its figures from its months (bonus_old_figures).
+          [
+            'opened long ago',
+            sql`update merchants set opened_on = (select min(day) - 400 from merchant_daily) where id = ${b.merchant_id}`,
+          ],
+          [
+            'ISO renamed',
+            sql`update partners set account_name = ${'Summit \\ "Payments"'} where id = ${isoId}`,
+          ],
+          [
+            'note, worked, not paid',
+            sql`update bonus_rows set note = ${'Paid by "check"\nsee file'}, worked_by = 'admin@paydesk.local',
+              worked_datetime = '2026-11-20 14:03:07.123+00', do_not_pay = true where id = ${a.bonus_id}`,
+          ],
+          // To another ISO's group: the ISO no longer sees the row, as the live join's merchant is hidden.
+          [
+            'moved ISO',
+            sql`update merchants set partner_id = ${other.id}, group_id = ${other.group_id} where id = ${a.merchant_id}`,
+          ],
+          [
+            'bonus amount',
+            sql`update bonus_rows set bonus_amount = bonus_amount + 0.5 where id = ${b.bonus_id}`,
+          ],
+        ];
+        for (const [step, change] of changes) {
+          const done = await change.execute(trx);
+          expect([step, Number(done.numAffectedRows ?? 0) > 0]).toEqual([step, true]);
+          await same(trx, step);
+        }
+        // The window run again: its rows deleted and written anew.
+        await runWindow(trx, w, null);
+        await same(trx, 'run again');
+        throw new RollBack();
+      })
+      .catch((e) => {
+        if (!(e instanceof RollBack)) throw e;
+      });
+    expect(await headMismatches(t.db)).toEqual([]);
   });
 
   it("counts an ISO-bound user's matches among their own ISO's rows, staff's among every row", async () => {

@@ -827,6 +827,9 @@ export interface BonusRowsTable {
   /** Kept by triggers: earlier weekly or monthly rows of other MIDs at the address, among every row and among the row's ISO's. */
   matches_all: Generated<number>;
   matches_iso: Generated<number>;
+  /** Kept by triggers (migration 2026_12_06_0010): the JSON of GetBonus's row up to its match count, and the merchant's opening day. */
+  answer_head: Generated<string>;
+  merchant_opened_on: Generated<DateOnly>;
 }
 export interface ClawbackRowsTable {
   id: Generated<number>;

@@ -56,6 +56,7 @@ import * as biIsoInfo from './2026_12_03_0010_bi_iso_info';
 import * as achCodeDays from './2026_12_03_0020_ach_code_days';
 import * as biGroupTotals from './2026_12_04_0010_bi_group_totals';
 import * as bonusRowFigures from './2026_12_05_0010_bonus_row_figures';
+import * as bonusRowAnswer from './2026_12_06_0010_bonus_row_answer';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -116,4 +117,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_0020_ach_code_days': achCodeDays,
   '2026_12_04_0010_bi_group_totals': biGroupTotals,
   '2026_12_05_0010_bonus_row_figures': bonusRowFigures,
+  '2026_12_06_0010_bonus_row_answer': bonusRowAnswer,
 };
