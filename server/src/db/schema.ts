@@ -113,6 +113,8 @@ export interface Database {
     tr_count: number;
     hr_count: number;
     ns_count: number;
+    /** The figures as GetAllInformation's JSON writes them, kept by a row trigger (migration 2026_12_06_0020). */
+    answer: Generated<string>;
   };
   report_subscriptions: {
     id: Generated<number>;

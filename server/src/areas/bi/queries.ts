@@ -336,19 +336,36 @@ export async function analyticsData(
 }
 
 /**
- * Every ISO with merchants: its group IDs, deals, deal ages and bank and profile shares. Each ISO's figures come
- * from bi_iso_info (db/derived.ts) when every row the caller can see is of today; otherwise (the day has turned
- * and the daily rebuild has not run yet, or the table was never filled) they are counted from the merchants.
+ * Every ISO with merchants: its group IDs, deals, deal ages and bank and profile shares, as the answer's JSON text.
+ * Each ISO's figures come from bi_iso_info (db/derived.ts) when every row the caller can see is of today, with
+ * their JSON kept beside them (`answer`, migration 2026_12_06_0020), which is joined here to the ISO's name and
+ * group IDs; otherwise (the day has turned and the daily rebuild has not run yet, or the table was never filled)
+ * they are counted from the merchants and written as JSON here.
  */
-export async function allInformation(db: Db): Promise<IsoInfoRow[]> {
+export async function allInformationJson(db: Db): Promise<string> {
   const { rows: kept } = await sql<{ today: boolean }>`
     select coalesce(min(as_of) = current_date, false) as today from bi_iso_info`.execute(db);
-  const perIso = kept[0]?.today ? sql`select * from bi_iso_info` : isoInfoSums();
+  // The ISO's group IDs in order, from the index on (partner_id, group_id): an ordered subquery feeds the
+  // aggregate in its order (PostgreSQL documents this), and no ISO's IDs are sorted on their own.
+  const ids = sql`
+    select partner_id, string_agg(group_id, ',') as group_id
+    from (select partner_id, group_id from groups order by partner_id, group_id) g group by partner_id`;
+  if (kept[0]?.today) {
+    const { rows } = await sql<{ iso_name: string; group_id: string | null; answer: string }>`
+      with ids as (${ids})
+      select p.account_name as iso_name, ids.group_id, i.answer
+      from bi_iso_info i join partners p on p.id = i.partner_id left join ids on ids.partner_id = i.partner_id
+      where trim(p.account_name) <> ''
+      order by p.account_name`.execute(db);
+    const parts = rows.map(
+      (r) =>
+        `{"iso_name":${JSON.stringify(r.iso_name)},"group_id":${JSON.stringify(r.group_id ?? '')},${r.answer}`,
+    );
+    return `[${parts.join(',')}]`;
+  }
   const { rows } = await sql<IsoInfoRow>`
-    with ids as (
-      select partner_id, string_agg(group_id, ',' order by group_id) as group_id from groups group by partner_id
-    ),
-    per_iso as (${perIso})
+    with ids as (${ids}),
+    per_iso as (${isoInfoSums()})
     select p.account_name as iso_name, coalesce(ids.group_id, '') as group_id, i.approved_deals,
            i.first::text as first_deal, i.last::text as last_deal,
            case when i.approved_deals > 1
@@ -359,7 +376,7 @@ export async function allInformation(db: Db): Promise<IsoInfoRow[]> {
     from per_iso i join partners p on p.id = i.partner_id left join ids on ids.partner_id = i.partner_id
     where trim(p.account_name) <> ''
     order by p.account_name`.execute(db);
-  return rows;
+  return JSON.stringify(rows);
 }
 
 /** Refuses group IDs the caller cannot see and an MCC that does not exist. */

@@ -2,7 +2,14 @@ import { biEndpoints } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { keptJson } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
-import { allInformation, analyticsData, analyticsOptions, income, mccCounts, transactions } from './queries';
+import {
+  allInformationJson,
+  analyticsData,
+  analyticsOptions,
+  income,
+  mccCounts,
+  transactions,
+} from './queries';
 
 /**
  * ISO analytics (spec document 2 §2.10, §7) and the executive ISO screen (document 3 §2.1, §7); docs/bi.md.
@@ -46,14 +53,9 @@ export function biRoutes(app: FastifyInstance, deps: Deps) {
     access: 'bi',
     scope: 'iso',
     handler: ({ db, user }) =>
-      keptJson(
-        deps.db,
-        db,
-        'bi',
-        `${user.isoId ?? 'staff'}:information`,
-        async () => JSON.stringify(await allInformation(db)),
-        { byDay: true },
-      ),
+      keptJson(deps.db, db, 'bi', `${user.isoId ?? 'staff'}:information`, () => allInformationJson(db), {
+        byDay: true,
+      }),
   });
 
   route(app, deps, {

@@ -57,6 +57,7 @@ import * as achCodeDays from './2026_12_03_0020_ach_code_days';
 import * as biGroupTotals from './2026_12_04_0010_bi_group_totals';
 import * as bonusRowFigures from './2026_12_05_0010_bonus_row_figures';
 import * as bonusRowAnswer from './2026_12_06_0010_bonus_row_answer';
+import * as biIsoInfoAnswer from './2026_12_06_0020_bi_iso_info_answer';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -118,4 +119,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_04_0010_bi_group_totals': biGroupTotals,
   '2026_12_05_0010_bonus_row_figures': bonusRowFigures,
   '2026_12_06_0010_bonus_row_answer': bonusRowAnswer,
+  '2026_12_06_0020_bi_iso_info_answer': biIsoInfoAnswer,
 };
