@@ -10,6 +10,7 @@ import { SandboxChecks } from '../src/areas/leads/checks';
 import { checkJobs } from '../src/areas/leads/jobs';
 import { loadConfig } from '../src/config';
 import { connect } from '../src/db/connect';
+import { rebuildIsoInfo } from '../src/db/derived';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedAchIfMissing } from '../src/db/seed/ach';
 import { seedBonusIfMissing } from '../src/db/seed/bonus';
@@ -61,6 +62,10 @@ if (await seedLeadsIfMissing(db, (l) => console.log(l))) console.log('Added the 
 await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, applications, merchants, partners, merchant_monthly, ach_returns, ach_rate_window, ach_groups, pci_merchants, pci_billing`.execute(
   db,
 );
+
+// The executive ISO list reads each ISO's figures of today; after midnight the hourly job (bi.iso-info) rebuilds
+// them, as here, or the list would be counted from the merchants.
+await rebuildIsoInfo(db);
 
 const { app, close: closeApp } = await benchApp(connected, config);
 const signin = await app.inject({
