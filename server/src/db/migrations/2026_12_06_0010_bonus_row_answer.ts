@@ -67,10 +67,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `create trigger bonus_rows_head before insert or update of answer_head, merchant_id, mid, bonus_date, bonus_type,
        bonus_amount, do_not_pay, note, worked_datetime, worked_by, period, window_start, window_end, explanation
        on bonus_rows for each row execute function paydesk_bonus_row_answer()`,
+    // Only a merchant with bonus rows writes them: an update of every merchant (the seed's ownership types and
+    // equipment, before any bonus row exists) would otherwise run a statement, and its statement triggers, per row.
     `create function paydesk_merchant_bonus_answer() returns trigger language plpgsql security definer
      set search_path = public as $$
      begin
-       update bonus_rows set answer_head = null where merchant_id = new.id;
+       if exists (select 1 from bonus_rows where merchant_id = new.id) then
+         update bonus_rows set answer_head = null where merchant_id = new.id;
+       end if;
        return null;
      end $$`,
     `create trigger merchants_bonus_head after update of ${shown.join(', ')} on merchants
