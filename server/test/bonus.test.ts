@@ -899,7 +899,12 @@ describe('kept figures', () => {
    * (the bonus row, its merchant and the merchant's ISO), against its kept head read as JSON; the ids that differ.
    */
   const headMismatches = async (db: typeof t.db) => {
-    const { rows } = await sql<{ id: number; head: string; raw: Record<string, unknown> }>`
+    const { rows } = await sql<{
+      id: number;
+      head: string;
+      opened_kept: boolean;
+      raw: Record<string, unknown>;
+    }>`
       select b.id, b.answer_head as head, b.merchant_opened_on = m.opened_on as opened_kept, json_build_object(
         'id', b.id, 'mid', b.mid, 'dba_name', m.dba, 'iso_name', p.account_name, 'group_id', m.group_id, 'rm', m.rm,
         'sales_rep', m.sales_rep, 'merchant_profile', m.profile, 'open_date', m.opened_on, 'close_date', m.closed_on,
@@ -918,10 +923,7 @@ describe('kept figures', () => {
         // A moment as the answer carries it: ISO 8601 in UTC, to the millisecond.
         if (typeof raw.worked_datetime === 'string')
           raw.worked_datetime = new Date(raw.worked_datetime).toISOString();
-        return (
-          !(r as unknown as { opened_kept: boolean }).opened_kept ||
-          JSON.stringify(head) !== JSON.stringify(raw)
-        );
+        return !r.opened_kept || JSON.stringify(head) !== JSON.stringify(raw);
       })
       .map((r) => r.id);
   };

@@ -49,8 +49,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `',"match_count":'`,
   ].join('\n         || ');
   // The merchant columns the head shows.
-  const shown = ['dba', 'partner_id', 'group_id', 'rm', 'sales_rep', 'profile', 'opened_on', 'closed_on'];
-  shown.push('ownership_type', 'equipment_model');
+  const shown = [
+    'dba',
+    'partner_id',
+    'group_id',
+    'rm',
+    'sales_rep',
+    'profile',
+    'opened_on',
+    'closed_on',
+    'ownership_type',
+    'equipment_model',
+  ];
   const row = (r: string) => `(${shown.map((c) => `${r}.${c}`).join(', ')})`;
   await run(db, [
     'alter table bonus_rows add column answer_head text, add column merchant_opened_on date',
