@@ -14,13 +14,34 @@ import {
   parseMoney,
   toDecimalString,
 } from '@paydesk/domain';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
 
 /**
  * The bonus module's reads. Every query runs in the request's scope, so an ISO-bound user's rows are their
  * ISO's only (row-level security on bonus_rows, clawback_rows and merchants).
  */
+
+/** A bonus row's address matches among the rows the caller may see (kept with it: migration 2026_12_05_0010). */
+function matchCount() {
+  return sql`(case when row_security_active('bonus_rows') then b.matches_iso else b.matches_all end)`;
+}
+
+/**
+ * A bonus row's volume up to its bonus date and its last deposit, as text, from bonus row `b` and `kept` (the first
+ * daily row kept): the figures kept with the row, or for a merchant opened (`opened`) before the first daily row
+ * kept, its months spread over their days (bonus_old_figures), as the runs read them.
+ */
+function volumeFigures(opened: RawBuilder<unknown>) {
+  const old = (figure: 'volume' | 'last_deposit') =>
+    sql`(select o.${sql.ref(figure)} from bonus_old_figures(b.merchant_id, ${opened}, b.bonus_date) o)`;
+  return {
+    volume: sql`coalesce(case when ${opened} >= kept.first_day then b.days_volume else ${old('volume')} end,
+      0)::numeric(14, 2)::text`,
+    lastDeposit: sql`(case when ${opened} >= kept.first_day then b.days_last_deposit else ${old('last_deposit')}
+      end)::text`,
+  };
+}
 
 /**
  * A bonus row's columns (spec §3), from bonus_rows b joined to merchants m and partners p. Each is written as the
@@ -33,7 +54,7 @@ const bonusColumns = sql`b.id, b.mid, m.dba as dba_name, p.account_name as iso_n
   to_char(b.worked_datetime at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as worked_datetime, b.worked_by,
   m.ownership_type, m.equipment_model, b.period, b.window_start::text as window_start,
   b.window_end::text as window_end, b.explanation,
-  case when row_security_active('bonus_rows') then b.matches_iso else b.matches_all end as match_count`;
+  ${matchCount()} as match_count`;
 
 /**
  * The rows of one window. Volume figures of a bonus row are its merchant's up to the bonus date, read as the runs
@@ -58,18 +79,13 @@ export async function bonusRows(db: Db, window: BonusWindow): Promise<BonusRow[]
  * endpoint's schema, which finds nothing to strip.
  */
 export async function bonusRowsJson(db: Db, window: BonusWindow): Promise<string> {
+  const figures = volumeFigures(sql`b.merchant_opened_on`);
   const { rows } = await sql<{ j: string }>`
     with kept as (select min(day) as first_day from merchant_daily)
     select coalesce('[' || string_agg(r.j, ${', \n '} order by r.mid, r.id) || ']', '[]') as j from (
-      select b.mid, b.id, b.answer_head
-        || (case when row_security_active('bonus_rows') then b.matches_iso else b.matches_all end)
-        || ',"volume":"' || coalesce(case when b.merchant_opened_on >= kept.first_day then b.days_volume
-          else (select o.volume from bonus_old_figures(b.merchant_id, b.merchant_opened_on, b.bonus_date) o) end,
-          0)::numeric(14, 2)::text
-        || '","last_deposit_date":' || coalesce('"' || (case when b.merchant_opened_on >= kept.first_day
-          then b.days_last_deposit
-          else (select o.last_deposit from bonus_old_figures(b.merchant_id, b.merchant_opened_on, b.bonus_date) o)
-          end)::text || '"', 'null')
+      select b.mid, b.id, b.answer_head || ${matchCount()}
+        || ',"volume":"' || ${figures.volume}
+        || '","last_deposit_date":' || coalesce('"' || ${figures.lastDeposit} || '"', 'null')
         || ',"volume_threshold_date":' || coalesce('"' || b.activated_on::text || '"', 'null') || '}' as j
       from bonus_rows b cross join kept
       where b.period = ${window.kind} and b.window_start = ${window.start}::date
@@ -86,18 +102,13 @@ export async function bonusRowsJson(db: Db, window: BonusWindow): Promise<string
 function windowRows(window: BonusWindow) {
   // The window's rows first, then each one's merchant by its key: left to itself the planner hashed every
   // merchant to join a thousand rows (2.5× slower).
+  const figures = volumeFigures(sql`m.opened_on`);
   return sql`
     with kept as (select min(day) as first_day from merchant_daily),
     b as materialized (
       select * from bonus_rows where period = ${window.kind} and window_start = ${window.start}::date
     )
-    select ${bonusColumns},
-      coalesce(case when m.opened_on >= kept.first_day then b.days_volume
-        else (select o.volume from bonus_old_figures(b.merchant_id, m.opened_on, b.bonus_date) o) end,
-        0)::numeric(14, 2)::text as volume,
-      (case when m.opened_on >= kept.first_day then b.days_last_deposit
-        else (select o.last_deposit from bonus_old_figures(b.merchant_id, m.opened_on, b.bonus_date) o)
-        end)::text as last_deposit_date,
+    select ${bonusColumns}, ${figures.volume} as volume, ${figures.lastDeposit} as last_deposit_date,
       b.activated_on::text as volume_threshold_date
     from b cross join kept
     cross join lateral (select * from merchants m where m.id = b.merchant_id offset 0) m
