@@ -58,6 +58,7 @@ import * as biGroupTotals from './2026_12_04_0010_bi_group_totals';
 import * as bonusRowFigures from './2026_12_05_0010_bonus_row_figures';
 import * as bonusRowAnswer from './2026_12_06_0010_bonus_row_answer';
 import * as biIsoInfoAnswer from './2026_12_06_0020_bi_iso_info_answer';
+import * as bonusWindowOrder from './2026_12_07_0010_bonus_window_order';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -120,4 +121,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0010_bonus_row_figures': bonusRowFigures,
   '2026_12_06_0010_bonus_row_answer': bonusRowAnswer,
   '2026_12_06_0020_bi_iso_info_answer': biIsoInfoAnswer,
+  '2026_12_07_0010_bonus_window_order': bonusWindowOrder,
 };
