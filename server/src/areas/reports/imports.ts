@@ -176,6 +176,8 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
     }
     // Each row's merchant by its key (a batch is a few thousand rows; hashing every merchant for each would cost
     // more than the lookups). An unknown MID finds none here: it is counted, and refused by the final check.
+    // The batch's rows are written in the order of their agent, as a month's rows are kept
+    // (2026_12_07_0020_residuals_agent_order): a month read by agent then reads a few pages of each batch.
     const targets = new Map<string, string[]>();
     for (const { month } of months) {
       const s = state.get(month);
@@ -192,7 +194,8 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
           r.c_agent, r.c_office, r.c_payoutschedule, r.c_payoutto, ${sql.raw(RESIDUAL_VALUES)}
         from import_rows r
         cross join lateral (select m.id, m.partner_id, m.dba from merchants m where m.mid = r.c_mid offset 0) m
-        where ${batch} and r.c_yearmonth = any(${ofMonths}::date[])`.execute(db);
+        where ${batch} and r.c_yearmonth = any(${ofMonths}::date[])
+        order by r.c_yearmonth, lower(r.c_agent), r.row_no`.execute(db);
       unmatched -= Number(inserted.numAffectedRows ?? 0);
     }
     unmatched += last[0]?.n ?? 0;

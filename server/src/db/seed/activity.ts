@@ -204,7 +204,8 @@ export async function generateResiduals(
 ): Promise<void> {
   const h = 'k.h';
   const key = noiseKey(noiseOf(seed, 'r', 'i.merchant_id', days('i.month')), 'k');
-  // Each month's rows go to a partition of their own (2026_12_02_0010_residuals_by_month), made first.
+  // Each month's rows go to a partition of their own (2026_12_02_0010_residuals_by_month), made first, in the order
+  // of their agent (2026_12_07_0020_residuals_agent_order).
   await sql`select paydesk_residual_partition(m::date)
     from generate_series(${firstMonth}::date, ${lastMonth}::date, interval '1 month') m`.execute(db);
   await sql
@@ -240,7 +241,7 @@ export async function generateResiduals(
       where i.month >= date '${firstMonth}' and i.month <= date '${lastMonth}'
       offset 0
     ) x
-    order by month, processor, mid`)
+    order by month, lower(agent), processor, mid`)
     .execute(db);
 }
 
