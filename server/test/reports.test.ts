@@ -51,12 +51,12 @@ async function readXlsx(body: Buffer): Promise<unknown[][]> {
  * Per residual month (from `from`), its rows and how often a row lies after one of a later agent, read in the order
  * they lie in the month's partition (2026_12_07_0020_residuals_agent_order).
  */
-async function agentBreaks(from: string, to = '9999-12-01') {
+async function agentBreaks(from: string) {
   const { rows } = await sql<{ month: string; n: number; breaks: number }>`
     select month, count(*)::int as n, (count(*) filter (where a < before))::int as breaks from (
       select to_char(month, 'YYYY-MM') as month, lower(agent) as a,
         lag(lower(agent)) over (partition by month order by ctid) as before
-      from residuals where month >= ${from}::date and month <= ${to}::date) x
+      from residuals where month >= ${from}::date) x
     group by month order by month`.execute(t.db);
   return rows;
 }
