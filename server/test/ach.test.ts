@@ -432,6 +432,77 @@ describe('the ACH table', () => {
       expect(parseMoney(byIso.json().totals[id]), id).toBe(parseMoney(String(want)));
   });
 
+  it('finds a search’s returns by MID, DBA or legal name, each once, in the order asked, as one condition does', async () => {
+    // A prefix that starts both the DBA and the legal name of some returns: those match twice and must count once.
+    const { rows: prefixes } = await sql<{ p: string; both: number }>`
+      select lower(left(legal_name, 2)) as p, count(*)::int as both from ach_returns
+      where lower(left(dba_name, 2)) = lower(left(legal_name, 2)) group by 1 order by 2 desc, 1 limit 1`.execute(
+      t.db,
+    );
+    const prefix = prefixes[0]?.p ?? '';
+    expect(prefixes[0]?.both).toBeGreaterThan(0);
+    const summit = await summitId();
+    const orders: [Record<string, unknown>[], string][] = [
+      [[], 'file_creation_date desc, id desc'],
+      [[{ id: 'DBAName', desc: false }], 'dba_name asc nulls last, id desc'],
+      [[{ id: 'TransactionAmount', desc: true }], 'transaction_amount desc nulls last, id desc'],
+      // A lookup column: the toolkit's usual path, checked the same way.
+      [[{ id: 'merchRejBal', desc: false }], 'ln.merch_rej_bal asc nulls last, id desc'],
+    ];
+    const filters = [
+      [],
+      [{ id: 'classification', kind: 'select', values: ['unresolved'] }],
+      [{ id: 'FileCreationDATE', kind: 'dateRange', from: '2026-01-01', to: null }],
+    ];
+    for (const [who, partner] of [
+      [ADMIN, undefined],
+      [PARTNER, summit],
+    ] as const) {
+      for (const [f, filter] of filters.entries()) {
+        const where = sql`(lower(r.mid) like ${`${prefix}%`} or lower(r.dba_name) like ${`${prefix}%`}
+            or lower(r.legal_name) like ${`${prefix}%`})
+          and ${f === 1 ? sql`r.classification = 'unresolved'` : f === 2 ? sql`r.file_creation_date >= '2026-01-01'` : sql`true`}
+          and ${partner === undefined ? sql`true` : sql`r.partner_id = ${partner}`}`;
+        const { rows: agg } = await sql<Record<string, string | number>>`select count(*)::int as n,
+            coalesce(sum(transaction_amount), 0)::text as "TransactionAmount",
+            coalesce(sum(used_rsv), 0)::text as "usedRsv", coalesce(sum(re_ran), 0)::text as "reRan",
+            coalesce(sum(sent_to_coll), 0)::text as "sentToColl", coalesce(sum(write_off), 0)::text as "writeOff"
+          from ach_returns r where ${where}`.execute(t.db);
+        const { n: wantN, ...wantTotals } = agg[0] ?? {};
+        const label = `${who} ${prefix} filter ${f}`;
+        expect(wantN, label).toBeGreaterThan(0);
+        for (const [sort, order] of orders) {
+          const { rows: want } = await sql<{ id: number }>`select r.id from ach_returns r
+            join ach_legal_names ln on ln.partner_id = r.partner_id and ln.legal_name = r.legal_name
+            where ${where} order by ${sql.raw(order.replace(/(^|, )(?!ln\.)/g, '$1r.'))}`.execute(t.db);
+          const got: number[] = [];
+          for (let page = 1; got.length < want.length; page++) {
+            // The search as a user types it: capitals and spaces around it.
+            const res = await query(
+              { search: ` ${prefix.toUpperCase()} `, filters: filter, sort, page, pageSize: 25 },
+              who,
+            );
+            expect(res.statusCode, label).toBe(200);
+            const body = res.json();
+            expect(body.total, `${label} ${order}`).toBe(wantN);
+            for (const [id, v] of Object.entries(wantTotals))
+              expect(parseMoney(body.totals[id]), `${label} ${id}`).toBe(parseMoney(String(v)));
+            if (body.rows.length === 0) break;
+            got.push(...body.rows.map((r: { main_unique_key: number }) => r.main_unique_key));
+          }
+          expect(got, `${label} ${order}`).toEqual(want.map((r) => r.id));
+        }
+      }
+    }
+    // The search's wildcards are plain characters: nothing starts with them.
+    for (const search of ['%', '_', `${prefix}%`]) {
+      const res = await query({ search });
+      expect(res.statusCode, search).toBe(200);
+      expect(res.json().total, search).toBe(0);
+      expect(res.json().rows, search).toEqual([]);
+    }
+  });
+
   it('answers the whole table’s count and totals as plain SQL does', async () => {
     expect(await pageTotals(ADMIN)).toEqual(await plainTotals());
   });

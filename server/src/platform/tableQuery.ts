@@ -71,6 +71,17 @@ export interface TableSource<Id extends string> {
    * offset reads every row it skips (page 200 of 25 reads 5,000 rows for 25).
    */
   keyedPages?: true;
+  /**
+   * Each searchable column has a prefix index (`lower(column) text_pattern_ops`) that includes the tiebreak's key
+   * (a unique column, `tiebreak` being that column, ascending or `desc`), the money totals and the columns a
+   * searched page is usually sorted by. A searched request is then asked as one index scan per searchable column,
+   * their rows put together by the key (`union`), instead of one condition `a or b or c`: PostgreSQL finds the
+   * rows of such a condition through the same indexes but reads each from the table and tests every prefix again.
+   * The count and totals come from the indexes alone, the page's order too when they hold its sort columns, and
+   * only the page's own rows are read (areas/ach/table.ts; migration 2026_12_08_0010_ach_search_cover). Not used
+   * when the request filters, searches or sorts by a lookup column.
+   */
+  searchIndexed?: true;
 }
 
 export interface TableRollup<Id extends string> {
@@ -246,6 +257,51 @@ function lookupTested<Id extends string>(
   ];
 }
 
+/**
+ * A searched request of a `searchIndexed` source as one set of conditions per searchable column (the request's
+ * other conditions, and that column's prefix), with the key the branches' rows are put together by; undefined for
+ * any other request.
+ */
+function searchBranches<Id extends string>(
+  source: TableSource<Id>,
+  request: TableRequest,
+  base: RawBuilder<unknown>[],
+): { key: string; desc: boolean; branches: RawBuilder<unknown>[][] } | undefined {
+  const search = request.search.trim();
+  if (!source.searchIndexed || search === '' || readsLookup(source, request, true)) return undefined;
+  const tiebreak = /^([\w.]+)( desc)?$/.exec(source.tiebreak);
+  if (!tiebreak?.[1])
+    throw new Error(`searchIndexed needs a tiebreak of one column, not "${source.tiebreak}"`);
+  const rest = conditions(source, { ...request, search: '' }, base);
+  return {
+    key: tiebreak[1],
+    desc: tiebreak[2] !== undefined,
+    branches: source.searchable.map((id) => [
+      ...rest,
+      sql`lower(${expr(source, id)}::text) like ${like(search)}`,
+    ]),
+  };
+}
+
+/**
+ * The rows of a searched request (searchBranches) as one `union` of a scan per column, each row once: its key as
+ * `key`, and `columns` (expressions, named as given).
+ */
+function searchUnion<Id extends string>(
+  source: TableSource<Id>,
+  searched: NonNullable<ReturnType<typeof searchBranches>>,
+  columns: readonly [string, RawBuilder<unknown>][],
+): RawBuilder<unknown> {
+  const list = sql.join([
+    sql`${sql.raw(searched.key)} as key`,
+    ...columns.map(([name, e]) => sql`${e} as ${sql.ref(name)}`),
+  ]);
+  return sql.join(
+    searched.branches.map((b) => sql`select ${list} from ${fromClause(source)} ${where(b)}`),
+    sql` union `,
+  );
+}
+
 /** One page of rows and the count of all matching rows. */
 export async function queryPage<Id extends string, Row>(
   db: Db,
@@ -265,8 +321,28 @@ export async function queryPage<Id extends string, Row>(
   // Without a lookup column in the filters or the order, the page is found in the base table alone (its indexes
   // cover the filter, the order and the count) and only its rows are joined.
   const tested = lookupTested(source, request, base, conds);
-  const { rows } =
-    lookup && (tested || !readsLookup(source, request, true))
+  const searched = searchBranches(source, request, base);
+  const sorts = (request.sort.length > 0 ? request.sort : source.def.defaultSort).map((s, i) => ({
+    name: `o${i}`,
+    e: expr(source, s.id),
+    dir: sql.raw(s.desc ? 'desc nulls last' : 'asc nulls last'),
+  }));
+  const { rows } = searched
+    ? // The page's keys from the union (sorted by the columns each scan selected), then only the page's rows.
+      await sql<Row>`select ${selectList(source, ids)}
+        from (select x.key from (${searchUnion(
+          source,
+          searched,
+          sorts.map((o) => [o.name, o.e]),
+        )}) x
+              order by ${sql.join([
+                ...sorts.map((o) => sql`x.${sql.ref(o.name)} ${o.dir}`),
+                sql`x.key ${sql.raw(searched.desc ? 'desc' : 'asc')}`,
+              ])}
+              limit ${pageSize} offset ${offset}) page
+        join ${joinedFrom(source)} on ${sql.raw(searched.key)} = page.key
+        order by ${order}`.execute(db)
+    : lookup && (tested || !readsLookup(source, request, true))
       ? await sql<Row>`select ${selectList(source, ids)}
           from (select ${sql.raw(lookup.key)} as page_key from ${fromClause(source)} ${where(tested ?? conds)}
                 order by ${order} limit ${pageSize} offset ${offset}) page
@@ -296,8 +372,16 @@ export async function queryPage<Id extends string, Row>(
             summed.every((id) => r.totals[id] !== undefined),
         )
       : undefined;
-  const { rows: aggregates } =
-    conds.length === 0 && source.unfiltered
+  const { rows: aggregates } = searched
+    ? await sql<Record<string, string> & { n: number }>`select ${sql.join([
+        sql`count(*) as n`,
+        ...summed.map((id, i) => sql`coalesce(sum(x.${sql.ref(`t${i}`)}), 0)::text as ${sql.ref(id)}`),
+      ])} from (${searchUnion(
+        source,
+        searched,
+        summed.map((id, i) => [`t${i}`, expr(source, id)]),
+      )}) x`.execute(db)
+    : conds.length === 0 && source.unfiltered
       ? await source.unfiltered.execute(db)
       : rollup && conds.length > 0
         ? await sql<Record<string, string> & { n: number }>`select ${sql.join([

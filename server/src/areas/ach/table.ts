@@ -58,6 +58,9 @@ export const achSource: TableSource<AchColumn> = {
   },
   searchable: ['IndividualIdentificationNumber', 'DBAName', 'LegalName'],
   tiebreak: 'r.id desc',
+  // Each searched column's prefix index holds the id, the totals and the usual sort columns
+  // (2026_12_08_0010_ach_search_cover): a search is one index scan per column.
+  searchIndexed: true,
   // Every ISO's totals, kept by the seed and the edit call: the screen's first page need not sum every row.
   unfiltered: sql<Record<string, string> & { n: number }>`select coalesce(sum(returns), 0)::int as n,
       coalesce(sum(transaction_amount), 0)::text as "TransactionAmount", coalesce(sum(used_rsv), 0)::text as "usedRsv",

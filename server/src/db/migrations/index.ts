@@ -60,6 +60,7 @@ import * as bonusRowAnswer from './2026_12_06_0010_bonus_row_answer';
 import * as biIsoInfoAnswer from './2026_12_06_0020_bi_iso_info_answer';
 import * as bonusWindowOrder from './2026_12_07_0010_bonus_window_order';
 import * as residualsAgentOrder from './2026_12_07_0020_residuals_agent_order';
+import * as achSearchCover from './2026_12_08_0010_ach_search_cover';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -124,4 +125,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_0020_bi_iso_info_answer': biIsoInfoAnswer,
   '2026_12_07_0010_bonus_window_order': bonusWindowOrder,
   '2026_12_07_0020_residuals_agent_order': residualsAgentOrder,
+  '2026_12_08_0010_ach_search_cover': achSearchCover,
 };
