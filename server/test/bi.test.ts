@@ -76,6 +76,8 @@ function perDeal(total: bigint, n: number): string {
   const s = `${q / 100n}.${String(q % 100n).padStart(2, '0')}`;
   return neg && q !== 0n ? `-${s}` : s;
 }
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(day) + n * 86_400_000).toISOString().slice(0, 10);
 const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 const isOpen = (m: Merchant) => m.closed_on === null || m.closed_on > today;
 const round1 = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
@@ -388,6 +390,38 @@ describe('ISO analytics', () => {
       const res = await c.post('/api/isoanalyticsdata', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.body).not.toMatch(/at .*\.ts:/);
+    }
+  });
+
+  it('counts a merchant that closes after today as open, and one that closed today as closed', async () => {
+    // The rollups keep each row's closing days: a row whose last day is still to come counts its days one by one.
+    const iso = isos[1];
+    const closed = iso.merchants.find((m) => !isOpen(m) && m.state && m.approved_on >= '2016-05-01');
+    const open = iso.merchants.find((m) => isOpen(m) && m.state && m.approved_on >= '2016-05-01');
+    if (!closed || !open) throw new Error('the ISO needs an open and a closed merchant with a state');
+    const was = [closed.closed_on, open.closed_on] as const;
+    const later = addDays(today, 30);
+    const set = async (m: Merchant, day: string | null) => {
+      await sql`update merchants set closed_on = ${day}::date where id = ${m.id}`.execute(t.db);
+      m.closed_on = day;
+    };
+    try {
+      await set(closed, later);
+      await set(open, today);
+      await refreshDerived(t.db, { table: 'merchants', ids: [closed.id, open.id] });
+      expect(isOpen(closed) && !isOpen(open)).toBe(true);
+      const [, map, stats] = (
+        await (await as('sales@paydesk.local')).post('/api/isoanalyticsdata', {})
+      ).json().output as [unknown, { state: string; cnt: number }[], Record<string, unknown>[]];
+      const states = new Map<string, number>();
+      for (const m of merchants.filter((m) => isOpen(m) && m.state))
+        states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
+      expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
+      await expectStatsOf(stats, iso, '2016-05-01', monthStart(new Date()));
+    } finally {
+      await set(closed, was[0]);
+      await set(open, was[1]);
+      await refreshDerived(t.db, { table: 'merchants', ids: [closed.id, open.id] });
     }
   });
 

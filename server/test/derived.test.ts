@@ -205,13 +205,19 @@ async function differences(
     | 'bi_iso_info',
 ) {
   // bi_iso_info's figures without the JSON kept beside them (a row trigger writes it from them; bi.test.ts checks
-  // the answer it makes against the raw rows).
-  const row =
-    table === 'bi_iso_info'
-      ? sql.raw(`row(x.partner_id, x.as_of, x.approved_deals, x.first, x.last, x.open_deals, x.closed_deals,
+  // the answer it makes against the raw rows). The group rollups' rows without the count and last day of their
+  // closing days, which the database writes from the days (generated columns).
+  const rows: Partial<Record<typeof table, string>> = {
+    bi_iso_info: `row(x.partner_id, x.as_of, x.approved_deals, x.first, x.last, x.open_deals, x.closed_deals,
           x.open_longest, x.open_shortest, x.closed_longest, x.closed_shortest, x.open_age_set, x.closed_age_set,
-          x.cbcal, x.esquire, x.chesapeake, x.pl_count, x.tr_count, x.hr_count, x.ns_count)`)
-      : sql`x`;
+          x.cbcal, x.esquire, x.chesapeake, x.pl_count, x.tr_count, x.hr_count, x.ns_count)`,
+    bi_group_deals:
+      'row(x.group_id, x.month, x.partner_id, x.approved, x.first, x.last, x.net, x.payouts, x.closings)',
+    bi_group_totals: `row(x.group_id, x.partner_id, x.first_month, x.last_month, x.approved, x.first, x.last, x.net,
+          x.payouts, x.closings)`,
+    bi_group_states: 'row(x.group_id, x.state, x.partner_id, x.merchants, x.closings)',
+  };
+  const row = rows[table] ? sql.raw(rows[table]) : sql`x`;
   return one<{ missing: number; extra: number }>(sql`
     with e as (${expected}), d as (select ${row}::text as r from ${sql.table(table)} x)
     select (select count(*) from (select r from e except all select r from d) a) as missing,

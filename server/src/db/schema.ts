@@ -69,6 +69,9 @@ export interface Database {
     net: Decimal;
     payouts: Decimal;
     closings: ClosingDays;
+    /** Written by the database from `closings`: how many, and the last. */
+    closed: Generated<number>;
+    last_closing: Generated<DateOnly | null>;
   };
   /** A group's bi_group_deals rows of all its months, added up (migration 2026_12_04_0010). */
   bi_group_totals: {
@@ -82,6 +85,9 @@ export interface Database {
     net: Decimal;
     payouts: Decimal;
     closings: ClosingDays;
+    /** Written by the database from `closings`: how many, and the last. */
+    closed: Generated<number>;
+    last_closing: Generated<DateOnly | null>;
   };
   bi_group_states: {
     group_id: string;
@@ -89,6 +95,9 @@ export interface Database {
     partner_id: number;
     merchants: number;
     closings: ClosingDays;
+    /** Written by the database from `closings`: how many, and the last. */
+    closed: Generated<number>;
+    last_closing: Generated<DateOnly | null>;
   };
   bi_group_openings: { group_id: string; day: DateOnly; partner_id: number; opened: number; closed: number };
   /** An ISO's GetAllInformation figures as of a day (db/derived.ts, refreshIsoInfo). */

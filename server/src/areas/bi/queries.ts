@@ -18,12 +18,15 @@ import { badRequest } from '../../platform/errors';
  */
 
 /**
- * How many of a rollup row's closing days (sorted) have come: its merchants closed today. Usually the last
- * has, and then all have.
+ * How many of a rollup row's closing days (sorted) have come: its merchants closed today. Usually the last has,
+ * and then all have: the row's count of them (`closed`) and its last one (`last_closing`) are kept beside the days
+ * (migration 2026_12_08_0020), so only a row with a day still to come reads its days. `row` is the row's alias.
  */
-const closedToday = (closings: RawBuilder<unknown>) =>
-  sql`(case when coalesce(${closings}[cardinality(${closings})] <= current_date, true) then cardinality(${closings})
-       else (select count(*) from unnest(${closings}) c where c <= current_date) end)`;
+const closedToday = (row: string) => {
+  const col = (name: string) => sql.ref(`${row}.${name}`);
+  return sql`(case when coalesce(${col('last_closing')} <= current_date, true) then ${col('closed')}
+       else (select count(*) from unnest(${col('closings')}) c where c <= current_date) end)`;
+};
 
 /** The partner groups with merchants, each with its ISO. */
 export async function analyticsOptions(db: Db): Promise<{ partner: string; iso: string }[]> {
@@ -247,12 +250,12 @@ export async function analyticsData(
       ? sql`
     per_group as (
       select t.group_id, t.partner_id, t.approved::int as approved,
-             (t.approved - ${closedToday(sql`t.closings`)})::int as open, t.first, t.last, t.net, t.payouts
+             (t.approved - ${closedToday('t')})::int as open, t.first, t.last, t.net, t.payouts
       from bi_group_totals t
       where ${ofIsos('t')} and ${within}
       union all
       select d.group_id, min(d.partner_id) as partner_id, sum(d.approved)::int as approved,
-             sum(d.approved - ${closedToday(sql`d.closings`)})::int as open, min(d.first) as first,
+             sum(d.approved - ${closedToday('d')})::int as open, min(d.first) as first,
              max(d.last) as last, sum(d.net) as net, sum(d.payouts) as payouts
       from bi_group_totals t join bi_group_deals d on d.group_id = t.group_id
       where ${ofIsos('t')} and not ${within} and d.month >= ${input.start}::date and d.month <= ${input.end}::date
@@ -310,9 +313,9 @@ export async function analyticsData(
     ),
     -- From the group rollups (db/derived.ts): merchants per state.
     map as (
-      select st.state, sum(st.merchants - ${closedToday(sql`st.closings`)})::int as cnt
+      select st.state, sum(st.merchants - ${closedToday('st')})::int as cnt
       from bi_group_states st where ${chosen.of('st')}
-      group by st.state having sum(st.merchants - ${closedToday(sql`st.closings`)}) > 0
+      group by st.state having sum(st.merchants - ${closedToday('st')}) > 0
     )
     select (select string_agg(row_to_json(x)::text, ',' order by x."approvedCount" desc, x.groupname) from stats x)
              as stats,

@@ -61,6 +61,7 @@ import * as biIsoInfoAnswer from './2026_12_06_0020_bi_iso_info_answer';
 import * as bonusWindowOrder from './2026_12_07_0010_bonus_window_order';
 import * as residualsAgentOrder from './2026_12_07_0020_residuals_agent_order';
 import * as achSearchCover from './2026_12_08_0010_ach_search_cover';
+import * as biClosedColumns from './2026_12_08_0020_bi_closed_columns';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -126,4 +127,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0010_bonus_window_order': bonusWindowOrder,
   '2026_12_07_0020_residuals_agent_order': residualsAgentOrder,
   '2026_12_08_0010_ach_search_cover': achSearchCover,
+  '2026_12_08_0020_bi_closed_columns': biClosedColumns,
 };
