@@ -127,7 +127,13 @@ const EXPECTED_BI_TOTALS = sql`
              date_trunc('month', max(approved_on))::date, count(*), min(approved_on), max(approved_on),
              coalesce(sum(net), 0.00), coalesce(sum(payouts), 0.00),
              array(select d2.closed_on from deal d2 where d2.group_id = deal.group_id and d2.closed_on is not null
-                   order by 1))::text as r
+                   order by 1),
+             (select array_agg(month - date '2000-01-01' order by month)::text from (
+                select date_trunc('month', d2.approved_on)::date as month from deal d2
+                where d2.group_id = deal.group_id group by 1) x),
+             (select array_agg(n order by month)::text from (
+                select date_trunc('month', d2.approved_on)::date as month, count(*) as n from deal d2
+                where d2.group_id = deal.group_id group by 1) x))::text as r
   from deal group by group_id`;
 
 const EXPECTED_BI_STATES = sql`
@@ -214,7 +220,7 @@ async function differences(
     bi_group_deals:
       'row(x.group_id, x.month, x.partner_id, x.approved, x.first, x.last, x.net, x.payouts, x.closings)',
     bi_group_totals: `row(x.group_id, x.partner_id, x.first_month, x.last_month, x.approved, x.first, x.last, x.net,
-          x.payouts, x.closings)`,
+          x.payouts, x.closings, x.approval_months, x.approval_counts)`,
     bi_group_states: 'row(x.group_id, x.state, x.partner_id, x.merchants, x.closings)',
   };
   const row = rows[table] ? sql.raw(rows[table]) : sql`x`;

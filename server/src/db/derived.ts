@@ -57,7 +57,7 @@ interface DerivedTable {
  * - bi_group_deals, bi_group_states: a group's deals per approval month (count, first, last, deal_income sums)
  *   and per state, with the closing days of the closed ones so that "open today" needs no refresh as days
  *   pass, for ISO analytics; bi_group_totals: a group's deals of all its months, added up from bi_group_deals,
- *   with the months they span; bi_group_openings: a group's merchants approved and closed per day, whose running
+ *   with the months they span and its approvals per month (the ISO analytics graph's row); bi_group_openings: a group's merchants approved and closed per day, whose running
  *   sum is its open merchants on any day. A change rebuilds the whole groups it reaches (after deal_income).
  * - bi_iso_info: an ISO's deals, deal ages and bank and profile counts (GetAllInformation) as of a day (as_of):
  *   ages and "open" depend on the day, so a row is good for the day it was made. A change rebuilds the ISOs of the
@@ -719,11 +719,12 @@ async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> 
     group by 1, 2, 3`.execute(db);
   await sql`
     insert into bi_group_totals (group_id, partner_id, first_month, last_month, approved, first, last, net, payouts,
-      closings)
+      closings, approval_months, approval_counts)
     select d.group_id, min(d.partner_id), min(d.month), max(d.month), sum(d.approved), min(d.first), max(d.last),
            sum(d.net), sum(d.payouts),
            coalesce((select array_agg(c order by c) from bi_group_deals d2, unnest(d2.closings) c
-                     where d2.group_id = d.group_id), '{}')
+                     where d2.group_id = d.group_id), '{}'),
+           array_agg(d.month - date '2000-01-01' order by d.month)::text, array_agg(d.approved order by d.month)::text
     from bi_group_deals d
     where d.group_id in (select m.group_id from merchants m where ${which})
     group by d.group_id`.execute(db);

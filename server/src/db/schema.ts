@@ -88,6 +88,9 @@ export interface Database {
     /** Written by the database from `closings`: how many, and the last. */
     closed: Generated<number>;
     last_closing: Generated<DateOnly | null>;
+    /** Its months (days from 2000-01-01) and the deals approved in each, as array text, in month order. */
+    approval_months: string;
+    approval_counts: string;
   };
   bi_group_states: {
     group_id: string;
