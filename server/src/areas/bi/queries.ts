@@ -77,11 +77,11 @@ async function chosenGroups(
  * output[0]: approvals per group and month, by month then group name, as JSON text. Every group's whole history
  * is tens of thousands of rows (36,000 at the large scale). PostgreSQL hands over one row per group: its months (as
  * day numbers) and their counts, each list as one text, kept with the group's totals (bi_group_totals, migration
- * 2026_12_08_0030). They are read here digit by digit, named, sorted and merged
- * (only if two groups share a name) on one number per row, which is several times cheaper than sorting text under
- * the database's collation or comparing objects, and the JSON is written as bytes into one buffer. No object or
- * string is made per row: the driver's 36,000 row objects and their strings were what the young generation's
- * collections copied, and the slowest asks were those collections.
+ * 2026_12_08_0030). They are read here digit by digit, named, sorted and merged (only if two groups share a name)
+ * on one number per row, which is several times cheaper than sorting text under the database's collation or
+ * comparing objects, and the JSON is written as bytes into one buffer. No object or string is made per row: the
+ * driver's 36,000 row objects and their strings were what the young generation's collections copied, and the
+ * slowest asks were those collections.
  */
 function approvalsGraph(db: Db, chosen: Awaited<ReturnType<typeof chosenGroups>>): Promise<string> {
   return sql<GraphRow>`
