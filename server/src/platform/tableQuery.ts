@@ -177,17 +177,24 @@ export function conditions<Id extends string>(
   return out;
 }
 
+/** The request's sort (the table's default when none), each column checked: its expression and direction. */
+function sortKeys<Id extends string>(
+  source: TableSource<Id>,
+  sort: readonly SortState[],
+): { e: RawBuilder<unknown>; dir: RawBuilder<unknown> }[] {
+  const chosen = sort.length > 0 ? sort : source.def.defaultSort;
+  return chosen.map((s) => {
+    const col = column(source, s.id, 'sort');
+    if (!col.sortable) throw badRequest(`Column "${s.id}" cannot be sorted`);
+    return { e: expr(source, col.id), dir: sql.raw(s.desc ? 'desc nulls last' : 'asc nulls last') };
+  });
+}
+
 export function orderBy<Id extends string>(
   source: TableSource<Id>,
   sort: readonly SortState[],
 ): RawBuilder<unknown> {
-  const chosen = sort.length > 0 ? sort : source.def.defaultSort;
-  const parts = chosen.map((s) => {
-    const col = column(source, s.id, 'sort');
-    if (!col.sortable) throw badRequest(`Column "${s.id}" cannot be sorted`);
-    return sql`${expr(source, col.id)} ${sql.raw(s.desc ? 'desc nulls last' : 'asc nulls last')}`;
-  });
-  return sql.join([...parts, sql.raw(source.tiebreak)]);
+  return sql.join([...sortKeys(source, sort).map((k) => sql`${k.e} ${k.dir}`), sql.raw(source.tiebreak)]);
 }
 
 function selectList<Id extends string>(source: TableSource<Id>, ids: readonly Id[]): RawBuilder<unknown> {
@@ -322,21 +329,17 @@ export async function queryPage<Id extends string, Row>(
   // cover the filter, the order and the count) and only its rows are joined.
   const tested = lookupTested(source, request, base, conds);
   const searched = searchBranches(source, request, base);
-  const sorts = (request.sort.length > 0 ? request.sort : source.def.defaultSort).map((s, i) => ({
-    name: `o${i}`,
-    e: expr(source, s.id),
-    dir: sql.raw(s.desc ? 'desc nulls last' : 'asc nulls last'),
-  }));
+  const sorts = searched ? sortKeys(source, request.sort) : [];
   const { rows } = searched
     ? // The page's keys from the union (sorted by the columns each scan selected), then only the page's rows.
       await sql<Row>`select ${selectList(source, ids)}
         from (select x.key from (${searchUnion(
           source,
           searched,
-          sorts.map((o) => [o.name, o.e]),
+          sorts.map((k, i) => [`o${i}`, k.e]),
         )}) x
               order by ${sql.join([
-                ...sorts.map((o) => sql`x.${sql.ref(o.name)} ${o.dir}`),
+                ...sorts.map((k, i) => sql`x.${sql.ref(`o${i}`)} ${k.dir}`),
                 sql`x.key ${sql.raw(searched.desc ? 'desc' : 'asc')}`,
               ])}
               limit ${pageSize} offset ${offset}) page
