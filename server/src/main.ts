@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
+import { dropStaleResidualBuilds } from './areas/reports/imports';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
@@ -21,6 +22,10 @@ const config = loadConfig();
 const connected = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
 const { db, kind, close } = connected;
 await migrateToLatest(db);
+// Residual months that imports were building when a server stopped: nobody sees them (areas/reports/imports.ts).
+const staleBuilds = await dropStaleResidualBuilds(db);
+if (staleBuilds > 0)
+  console.log(`Dropped ${staleBuilds} residual month(s) left half-built by a stopped import.`);
 // Without PII_KEY, sensitive fields use a key made once and kept in the local data folder; set before the demo
 // seed, which writes bank numbers.
 configurePiiKeys(config);

@@ -1037,11 +1037,14 @@ describe('upload data', () => {
         await expect(asIso(`select count(*)::int as n from ${table}`), table).rejects.toThrow(
           /permission denied/,
         );
-      // Nor may it make, attach or tune a partition.
+      // Nor may it make, build, publish, drop or tune a partition.
       for (const call of [
-        "paydesk_residual_build('2097-01-01')",
+        "paydesk_residual_bare('2097-01-01')",
         "paydesk_residual_partition('2097-01-01')",
-        "paydesk_residual_attach('2098-01-01')",
+        "paydesk_residual_index('residuals_build_20260101000000_000000000000', 0)",
+        "paydesk_residual_publish('residuals_build_20260101000000_000000000000', '2097-01-01')",
+        "paydesk_residual_drop_build('residuals_build_20260101000000_000000000000')",
+        'paydesk_residual_drop_stale_builds()',
         "paydesk_residual_statistics('users')",
       ])
         await expect(asIso(`select ${call} as n`), call).rejects.toThrow(/permission denied/);

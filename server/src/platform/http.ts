@@ -75,6 +75,27 @@ export interface RouteContext<Input, A extends Access, Query = Record<string, ne
    * handler then returns nothing (never `reply`, which is a promise of the finished answer).
    */
   afterCommit: (work: (connection: Db) => Promise<void>) => void;
+  /** What the route's `prepare` made before the transaction opened (null for a route without one). */
+  prepared: Prepared | null;
+}
+
+/**
+ * Work a route does before its transaction opens, once the caller is known and allowed (RouteSpec.prepare): an
+ * import reads its file into a staging table of its own and builds what nobody sees until it is published
+ * (platform/imports.ts), so that its transaction holds only the short publishing step. Released after the
+ * transaction, whatever its outcome.
+ */
+export interface Prepared {
+  release(connection: Db): Promise<void>;
+}
+
+/** What `prepare` is given: the request, its caller, and the request's connection, outside any transaction. */
+export interface PrepareContext<Input, Query = Record<string, never>> {
+  input: Input;
+  query: Query;
+  file: Buffer | null;
+  user: RequestUser;
+  connection: Db;
 }
 
 export interface RouteSpec<
@@ -105,6 +126,12 @@ export interface RouteSpec<
   signsIn?: true;
   /** An export or an import: it runs in its turn, one at a time (platform/signinFirst.ts). */
   bulk?: true;
+  /**
+   * Work before the transaction (see Prepared), for a route with a session: it runs after a first short
+   * transaction has found the session and checked the permission and the scope; the handler's transaction finds
+   * the session again.
+   */
+  prepare?: (ctx: PrepareContext<z.output<S>, z.output<Q>>) => Promise<Prepared>;
   handler: (ctx: RouteContext<z.output<S>, A, z.output<Q>>) => Promise<unknown>;
 }
 
@@ -125,6 +152,12 @@ export interface EndpointRouteSpec<
   rateLimit?: RateLimitName;
   signsIn?: true;
   bulk?: true;
+  prepare?: (
+    ctx: PrepareContext<
+      E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>,
+      z.output<Q>
+    >,
+  ) => Promise<Prepared>;
   handler: (
     ctx: RouteContext<
       E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>,
@@ -282,8 +315,16 @@ export function findControlCharacter(value: unknown, path: string[] = [], depth 
   return null;
 }
 
-function checkSpec(spec: { url: string | readonly string[]; access: Access; scope: Scope }) {
+function checkSpec(spec: {
+  url: string | readonly string[];
+  access: Access;
+  scope: Scope;
+  prepare?: unknown;
+}) {
   const name = String(spec.url);
+  // The work before the transaction runs as the server's role, in no ISO's scope: for internal staff only.
+  if (spec.prepare && spec.scope !== 'staffOnly')
+    throw new Error(`Route ${name}: only a 'staffOnly' route may prepare work before its transaction`);
   if (!SCOPES.includes(spec.scope))
     throw new Error(`Route ${name} must declare its scope (${SCOPES.join(', ')})`);
   if (spec.access === 'public' && spec.scope !== 'platform' && spec.scope !== 'publicToken')
@@ -321,10 +362,11 @@ export function route(
 function fromEndpoint(
   given: EndpointRouteSpec<Endpoint, Access, z.ZodType>,
 ): RouteSpec<z.ZodType, Access, z.ZodType> {
-  const { endpoint, handler, ...rest } = given;
+  const { endpoint, handler, prepare, ...rest } = given;
   const output = endpoint.output;
   return {
     ...rest,
+    ...(prepare ? { prepare: (ctx) => prepare(ctx as never) } : {}),
     method: endpoint.method,
     url: endpoint.path,
     ...(endpoint.input ? { input: endpoint.input } : {}),
@@ -392,41 +434,68 @@ function registerRoute(
             : { success: true as const, data: {} };
         if (!query.success) throw new AppError('bad_request', readableIssues(query.error.issues));
         const after: ((connection: Db) => Promise<void>)[] = [];
+        /** The session's user, allowed to call the route (401, 403 otherwise); null for a public route. */
+        const caller = async (trx: Db): Promise<RequestUser | null> => {
+          // Bounds every statement of the request on PostgreSQL (PGlite cannot interrupt a statement; there
+          // the API's input bounds keep statements short).
+          await sql`select set_config('statement_timeout', ${statementTimeout}, true)`.execute(trx);
+          if (spec.access === 'public') return null;
+          const user = await sessionUser(trx, req, reply);
+          if (!user) throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
+          if (spec.access !== 'session' && !hasPermission(user, spec.access)) throw forbidden();
+          // Partner staff reach business data through their ISO's scope and their own account; nothing else.
+          const staffRoute =
+            spec.scope === 'staffOnly' || (spec.scope === 'platform' && spec.access !== 'session');
+          if (user.isoId !== null && staffRoute) throw forbidden('This is for internal staff only');
+          return user;
+        };
         const run = () =>
           deps.db.connection().execute(async (connection) => {
-            const result = await connection.transaction().execute(async (trx) => {
-              // Bounds every statement of the request on PostgreSQL (PGlite cannot interrupt a statement; there
-              // the API's input bounds keep statements short).
-              await sql`select set_config('statement_timeout', ${statementTimeout}, true)`.execute(trx);
-              let user: RequestUser | null = null;
-              if (spec.access !== 'public') {
-                user = await sessionUser(trx, req, reply);
-                if (!user)
-                  throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
-                if (spec.access !== 'session' && !hasPermission(user, spec.access)) throw forbidden();
-                // Partner staff reach business data through their ISO's scope and their own account; nothing else.
-                const staffRoute =
-                  spec.scope === 'staffOnly' || (spec.scope === 'platform' && spec.access !== 'session');
-                if (user.isoId !== null && staffRoute) throw forbidden('This is for internal staff only');
+            let prepared: Prepared | null = null;
+            let timeoutSet = false;
+            try {
+              if (spec.prepare) {
+                const user = await connection.transaction().execute(caller);
+                if (!user) throw new Error(`Route ${url}: prepare needs a session`);
+                // Its statements run outside any transaction: bounded on the connection until the request ends.
+                timeoutSet = true;
+                await sql`select set_config('statement_timeout', ${statementTimeout}, false)`.execute(
+                  connection,
+                );
+                prepared = await spec.prepare({
+                  input: parsed.data,
+                  query: query.data,
+                  file,
+                  user,
+                  connection,
+                });
               }
-              if (spec.scope === 'iso' && user) await scopeTransaction(trx, user.isoId);
-              if (spec.scope === 'publicToken') await runAsPublicToken(trx);
-              return spec.handler({
-                input: parsed.data,
-                query: query.data,
-                file,
-                user: user as RequestUser,
-                db: trx,
-                req,
-                reply,
-                afterCommit: (work) => {
-                  after.push(work);
-                },
+              const result = await connection.transaction().execute(async (trx) => {
+                const user = await caller(trx);
+                if (spec.scope === 'iso' && user) await scopeTransaction(trx, user.isoId);
+                if (spec.scope === 'publicToken') await runAsPublicToken(trx);
+                return spec.handler({
+                  input: parsed.data,
+                  query: query.data,
+                  file,
+                  user: user as RequestUser,
+                  db: trx,
+                  req,
+                  reply,
+                  afterCommit: (work) => {
+                    after.push(work);
+                  },
+                  prepared,
+                });
               });
-            });
-            if (after.length === 0) return result;
-            for (const work of after) await work(connection);
-            return reply;
+              if (after.length === 0) return result;
+              for (const work of after) await work(connection);
+              return reply;
+            } finally {
+              await prepared?.release(connection);
+              // The pooled connection goes back as it came.
+              if (timeoutSet) await sql`reset statement_timeout`.execute(connection);
+            }
           });
         if (spec.signsIn) return signingIn(run);
         return spec.bulk ? inBulkTurn(req, run) : run();

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { type ImportProblem, MAX_IMPORT_PROBLEMS, type UploadColumn } from '@paydesk/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { CopyRows, copyIn } from '../db/copy';
 import { AppError } from './errors';
+import type { Prepared } from './http';
 import { ImportEncoder } from './importRows';
 import { bulkStep } from './signinFirst';
 import type { FromImport, ToImport } from './spreadsheetThread';
@@ -10,9 +12,10 @@ import { SpreadsheetThread } from './spreadsheetThreads';
 
 /**
  * All-or-nothing imports. Every row of the file is checked against the layout; good rows are written to a
- * temporary staging table of the request's transaction as they are read; a file with any bad row is
- * refused whole, with row numbers and reasons, and nothing changes. A good file is then applied from the
- * staging table by the import's own SQL, in the same transaction.
+ * temporary staging table as they are read: before the request's transaction opens, for a route that prepares
+ * its import (prepareImport), or in it (stageImport alone: the partner import). A file with any bad row is refused whole, with row numbers
+ * and reasons, and nothing changes. A good file is then applied from the staging table by the import's own SQL,
+ * in the request's transaction.
  */
 export class ImportRejected extends AppError {
   constructor(message: string, problems: ImportProblem[]) {
@@ -43,49 +46,109 @@ export interface StagedImport {
 }
 
 /**
- * How an import applies its staged rows: `finish` once the whole file is staged (its own checks, then its writes,
- * in the request's transaction), and optionally `staged` after each batch, while the rest of the file is still
- * read (stageImport's `onStaged`; see areas/reports/imports.ts, residualImport).
+ * How an import applies its staged rows (prepareImport, then applyImport):
+ * - `staged`, after each batch is staged, while the rest of the file is still read: outside the request's
+ *   transaction, on the staging table `table` (areas/reports/imports.ts: the residual import fills the months new to
+ *   the table, each in a bare table nobody sees yet);
+ * - `prepared`, once the whole file is staged and has no bad row, also outside the transaction (the residual
+ *   import makes those tables' indexes);
+ * - `finish`, in the request's transaction, with the staged rows as `import_rows`: its own checks, then its writes;
+ * - `release`, after the transaction whatever its outcome, or when the file is refused: drops what `staged` and
+ *   `prepared` made and `finish` did not publish.
+ * Nothing `staged` or `prepared` make may be seen by anyone before `finish` publishes it: a refused file, a failed
+ * `finish` or a stopped server must leave the data as it was.
  */
 export interface ImportSteps {
-  staged?: (db: Db) => Promise<void>;
+  staged?: (db: Db, table: string) => Promise<void>;
+  prepared?: (db: Db, table: string) => Promise<void>;
   finish: (db: Db) => Promise<void>;
+  release?: (db: Db) => Promise<void>;
 }
 
-/** Stages the source (stageImport), applies it by its steps and answers how many rows were imported. */
-export async function runImport(
-  db: Db,
+/**
+ * A file read and staged before the request's transaction (a route's `prepare`, platform/http.ts): its rows wait
+ * in a temporary table of their own, `table`, on the request's connection.
+ */
+export class PreparedImport implements Prepared {
+  constructor(
+    readonly table: string,
+    readonly rows: number,
+    readonly steps: ImportSteps,
+  ) {}
+  async release(connection: Db): Promise<void> {
+    await sql`drop table if exists ${sql.table(this.table)}`.execute(connection);
+    await this.steps.release?.(connection);
+  }
+}
+
+/**
+ * Stages the source outside any transaction, on the request's connection, into a temporary table of its own, and
+ * runs the steps that may run there (`staged`, `prepared`). Throws ImportRejected when a row is bad, with
+ * everything it made dropped. The transaction's part is applyImport.
+ */
+export async function prepareImport(
+  connection: Db,
   columns: readonly UploadColumn[],
   source: ImportSource,
   steps: ImportSteps,
-): Promise<number> {
-  const { staged } = steps;
-  const rows = await stageImport(db, columns, source, staged && (() => staged(db)));
-  await steps.finish(db);
-  return rows;
+): Promise<PreparedImport> {
+  if (connection.isTransaction) throw new Error('prepareImport runs outside a transaction');
+  const table = `import_rows_${randomBytes(6).toString('hex')}`;
+  const { staged, prepared } = steps;
+  try {
+    const rows = await stageImport(
+      connection,
+      columns,
+      source,
+      staged && (() => staged(connection, table)),
+      table,
+    );
+    await prepared?.(connection, table);
+    return new PreparedImport(table, rows, steps);
+  } catch (err) {
+    await new PreparedImport(table, 0, steps).release(connection);
+    throw err;
+  }
+}
+
+/**
+ * The transaction's part of a prepared import: its staged rows become `import_rows` for `finish`, which checks
+ * and writes them. Answers how many rows were imported.
+ */
+export async function applyImport(db: Db, prepared: Prepared | null): Promise<number> {
+  if (!(prepared instanceof PreparedImport)) throw new Error('applyImport: the route prepares no import');
+  await sql`alter table ${sql.table(prepared.table)} rename to import_rows`.execute(db);
+  await prepared.steps.finish(db);
+  // Gone with the transaction's work; if it fails instead, the table has its own name again, and release drops it.
+  await sql`drop table import_rows`.execute(db);
+  return prepared.rows;
 }
 
 /** How many batches (about a megabyte each) an import's file may be read ahead of the database. */
 const BATCHES_AHEAD = 4;
 
 /**
- * Reads the source row by row into the temporary table `import_rows` (row_no plus one column per layout column) and
- * returns how many rows were staged. Throws ImportRejected when any row is bad.
+ * Reads the source row by row into the temporary table `table` (row_no plus one column per layout column) and
+ * returns how many rows were staged. Throws ImportRejected when any row is bad. In a transaction the table
+ * (`import_rows` by default) is dropped at commit; outside one (prepareImport) it lasts until dropped.
  *
- * `onStaged`, when given, runs after each batch is written, in the same transaction, before the next batch is
- * written (the file is read on meanwhile): an import can apply the rows staged so far while the rest of the file
- * is still being read, instead of after it (see areas/reports/imports.ts, residualImport). Whatever it writes is
- * undone with the rest when the file turns out to be bad.
+ * `onStaged`, when given, runs after each batch is written, before the next batch is written (the file is read on
+ * meanwhile): an import can apply the rows staged so far while the rest of the file is still being read, instead
+ * of after it (see areas/reports/imports.ts, residualImport).
  */
 export async function stageImport(
   db: Db,
   columns: readonly UploadColumn[],
   source: ImportSource,
   onStaged?: () => Promise<void>,
+  table = 'import_rows',
 ): Promise<number> {
+  if (!/^import_rows(_[0-9a-f]{12})?$/.test(table)) throw new Error(`Not a staging table: ${table}`);
   const defs = columns.map((c) => `${stagingColumn(c.header)} ${SQL_TYPE[c.type]}`).join(', ');
   await sql
-    .raw(`create temporary table import_rows (row_no integer primary key, ${defs}) on commit drop`)
+    .raw(
+      `create temporary table ${table} (row_no integer primary key, ${defs})${db.isTransaction ? ' on commit drop' : ''}`,
+    )
     .execute(db);
 
   // Rows are staged by COPY in batches of about a megabyte: the next batches are read while one is written (and
@@ -99,7 +162,7 @@ export async function stageImport(
     if (ahead.length >= BATCHES_AHEAD) await ahead.shift();
     writing = writing
       .then(() => bulkStep(db))
-      .then(() => copyIn(db, 'import_rows', names, rows))
+      .then(() => copyIn(db, table, names, rows))
       .then(() => bulkStep(db))
       .then(onStaged);
     // A failed write surfaces at the next await of `writing`; until then it must not count as unhandled.
@@ -135,7 +198,8 @@ export async function stageImport(
   const keys = columns
     .filter((c) => c.type === 'month' || c.type === 'date')
     .map((c) => stagingColumn(c.header));
-  if (keys.length > 0) await sql`analyze import_rows (${sql.join(keys.map((k) => sql.ref(k)))})`.execute(db);
+  if (keys.length > 0)
+    await sql`analyze ${sql.table(table)} (${sql.join(keys.map((k) => sql.ref(k)))})`.execute(db);
   return encoded.encoded;
 }
 

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
 import { refreshDerived } from '../../db/derived';
 import { type ImportSteps, rejection, rejectRows } from '../../platform/imports';
+import { bulkStep } from '../../platform/signinFirst';
 
 /** Every MID of the file is a known merchant (and one the user may see). */
 export async function checkKnownMids(db: Db) {
@@ -95,117 +96,112 @@ const RESIDUAL_VALUES = `r.c_transactions, r.c_volume, r.c_income, r.c_gross, r.
  * Residual rows replace the residuals of every (processor, month) in the file. `processor` is a SQL
  * expression: the file's Processor column, or a fixed processor for the Residual_TSYS/PPS uploads.
  *
- * The rows are applied as they are staged (the `staged` step, run by stageImport's `onStaged`): each batch's months not yet replaced have
- * their old rows deleted, then the batch's rows are inserted, while the thread reads the rest of the file; 100,000
- * rows used to be read first and inserted after, one wait after the other. The file's checks (a processor it
- * knows, known MIDs, each MID once per month) run on the whole file at the end, and a bad file is refused with
- * everything the batches wrote undone, as the request's transaction rolls back.
- *
  * Residuals are partitioned by month (2026_12_02_0010_residuals_by_month). A month of the file that has no rows yet
- * (the usual monthly file) is written to a bare table of its own, with no index, key or trigger to keep row by row,
- * and attached as the month's partition: PostgreSQL builds its indexes in one sort each and checks its merchants in
- * one join. It is attached as soon as a batch has none of its rows (files come month by month, so the index builds
- * overlap the reading of the next month), or at the end; its rows met after that go into `residuals`. A bad file
- * undoes the attach with the rest. A month that has rows is replaced row by row. Two imports of one month wait for
- * each other (a transaction-level advisory lock on the month), so neither builds a month the other is building.
- * The bare table is shut to the ISO role (only staff may import residuals; an ISO-bound import would fail closed).
+ * (the usual monthly file) is built apart (2026_12_08_0040_residual_builds): its rows are written, batch by batch
+ * as the file is read (the `staged` step), to a bare table of a name of its own, with no index, key or trigger to
+ * keep row by row; once the whole file is read and good, its indexes, key and merchant key are made (`prepared`)
+ * — PostgreSQL builds each index in one sort and checks the merchants in one join. A route that prepares its
+ * import (platform/http.ts) runs both before its transaction opens, so the transaction (`finish`) only publishes
+ * the table as the month's partition, which takes milliseconds; on the embedded database, whose one connection a
+ * transaction holds, a sign-in no longer waits for the whole import.
+ *
+ * `finish` checks the whole file (a processor it knows, known MIDs, each MID once per month), publishes each built
+ * month, and replaces the rows of every month that has some, row by row, under the month's lock. A month another
+ * import gave rows while this one was built is replaced row by row too (its build is dropped). A bad file is
+ * refused with nothing changed, and its built tables are dropped (`release`). The built tables are shut to the ISO
+ * role (only staff may import residuals).
  */
 export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps {
   const processorExpr = processor === 'file' ? 'upper(r.c_processor)' : `'${processor}'`;
   // A row with another processor is left for the final check to refuse (it would break the table's own check).
   const knownProcessor = processor === 'file' ? `upper(r.c_processor) in ('TSYS', 'PPS')` : 'true';
-  /** The last row_no applied, and the (processor, month) pairs whose old rows are already deleted. */
+  /** The last row_no staged. */
   let through = 0;
-  const replaced = new Set<string>();
   /**
-   * Each month seen: `bare` while its rows go to a bare table of its own (named by the database), `attached` once
-   * that table is its partition (rows of it met later go to `residuals`, nothing deleted: all its rows are the
-   * file's), `live` when it had rows before the file (replaced row by row).
+   * Each month seen: its build table and the rows written to it while the month had no rows in `residuals`, or
+   * `live` when it had (or got them from another import meanwhile): replaced row by row in the transaction.
    */
-  const state = new Map<string, { bare: string } | 'attached' | 'live'>();
-  /** Attaches every month still bare but those of `keep`. */
-  const attachBare = async (db: Db, keep = new Set<string>()) => {
-    for (const [month, s] of state) {
-      if (typeof s !== 'object' || keep.has(month)) continue;
-      await sql`select paydesk_residual_attach(${month}::date)`.execute(db);
-      state.set(month, 'attached');
-    }
-  };
-  /** Rows of a known processor the apply step found no merchant for (an unknown MID, or one the user may not see). */
-  let unmatched = 0;
+  const state = new Map<string, { build: string; rows: number } | 'live'>();
+  /** Every build table made (release drops those not published). */
+  const made: string[] = [];
   /** The first month beyond MAX_RESIDUAL_FILE_MONTHS, and its first row: nothing more is applied, and the file is refused. */
   let overMonths: { month: string; row: number } | null = null;
-  const staged = async (db: Db) => {
-    if (overMonths) return;
-    // The rows staged since the last batch: the last one's number, and how many of them are to be applied.
-    const { rows: last } = await sql<{
-      upTo: number;
-      n: number;
-    }>`select coalesce(max(r.row_no), 0)::int as "upTo", (count(*) filter (where ${sql.raw(knownProcessor)}))::int as n
-       from import_rows r where r.row_no > ${through}`.execute(db);
-    const upTo = last[0]?.upTo ?? 0;
-    if (upTo <= through) return;
-    const batch = sql`r.row_no > ${through} and r.row_no <= ${upTo} and ${sql.raw(knownProcessor)}`;
-    const { rows: months } = await sql<{ processor: string; month: string }>`
-      select distinct ${sql.raw(processorExpr)} as processor, r.c_yearmonth::text as month
-      from import_rows r where ${batch}`.execute(db);
-    // A month written bare that this batch has no row of is most likely complete (files come month by month):
-    // it is attached now, while the rest of the file is read, rather than at the end.
-    const inBatch = new Set(months.map((m) => m.month));
-    const newMonths = [...inBatch].filter((m) => !state.has(m)).sort();
-    if (state.size + newMonths.length > MAX_RESIDUAL_FILE_MONTHS) {
-      const month = newMonths[MAX_RESIDUAL_FILE_MONTHS - state.size] ?? '';
-      const { rows: first } = await sql<{ row: number }>`
-        select min(row_no)::int as row from import_rows where c_yearmonth = ${month}::date`.execute(db);
-      overMonths = { month, row: first[0]?.row ?? 0 };
-      return;
-    }
-    await attachBare(db, inBatch);
-    for (const { processor: p, month } of months) {
-      if (!state.has(month)) {
-        await sql`select pg_advisory_xact_lock(${RESIDUAL_MONTH_LOCK}, ${monthNumber(month)})`.execute(db);
-        const { rows: built } = await sql<{
-          bare: string | null;
-        }>`select paydesk_residual_build(${month}::date) as bare`.execute(db);
-        const bare = built[0]?.bare;
-        state.set(month, bare ? { bare } : 'live');
-      }
-      if (state.get(month) !== 'live' || replaced.has(`${p} ${month}`)) continue;
-      await sql`delete from residuals where processor = ${p} and month = ${month}::date`.execute(db);
-      replaced.add(`${p} ${month}`);
-    }
-    // Each row's merchant by its key (a batch is a few thousand rows; hashing every merchant for each would cost
-    // more than the lookups). An unknown MID finds none here: it is counted, and refused by the final check.
-    // The batch's rows are written in the order of their agent, as a month's rows are kept
-    // (2026_12_07_0020_residuals_agent_order): a month read by agent then reads a few pages of each batch.
-    const targets = new Map<string, string[]>();
-    for (const { month } of months) {
-      const s = state.get(month);
-      const table = typeof s === 'object' ? s.bare : 'residuals';
-      targets.set(table, [...(targets.get(table) ?? []), month]);
-    }
-    for (const [table, ofMonths] of targets) {
-      const inserted = await sql`
-        insert into ${sql.table(table)} (partner_id, merchant_id, month, processor, mid, dba, agent, office,
+  /** The columns and values a row of `residuals` is written with, from the staged row `r` and its merchant `m`. */
+  const insertRows = (table: string, from: string, where: RawBuilder<unknown>) =>
+    sql`insert into ${sql.table(table)} (partner_id, merchant_id, month, processor, mid, dba, agent, office,
           payout_schedule, payout_to, transactions, volume, income, gross, net, ach_collected_gross,
           ach_collected_payout, ach_collected_net, ach_rejected_gross, ach_rejected_net, refunds_gross,
           refunds_payout, refunds_net, total_gross, total_payout, total_net, income1, expense, profit_loss)
         select m.partner_id, m.id, r.c_yearmonth, ${sql.raw(processorExpr)}, r.c_mid, coalesce(r.c_dba, m.dba),
           r.c_agent, r.c_office, r.c_payoutschedule, r.c_payoutto, ${sql.raw(RESIDUAL_VALUES)}
-        from import_rows r
+        from ${sql.table(from)} r
         cross join lateral (select m.id, m.partner_id, m.dba from merchants m where m.mid = r.c_mid offset 0) m
-        where ${batch} and r.c_yearmonth = any(${ofMonths}::date[])
-        order by r.c_yearmonth, lower(r.c_agent), r.row_no`.execute(db);
-      unmatched -= Number(inserted.numAffectedRows ?? 0);
-    }
-    unmatched += last[0]?.n ?? 0;
-    through = upTo;
-  };
+        where ${sql.raw(knownProcessor)} and ${where}
+        order by r.c_yearmonth, lower(r.c_agent), r.row_no`;
+  const builds = () => [...state].flatMap(([month, s]) => (typeof s === 'object' ? [{ month, ...s }] : []));
+
   return {
-    staged,
-    /** Applies what is left, then checks the whole file (throws ImportRejected). */
+    /** Months new to `residuals` are written to their build tables as the file is read. */
+    async staged(db: Db, table: string) {
+      if (overMonths) return;
+      const { rows: last } = await sql<{ upTo: number }>`
+        select coalesce(max(r.row_no), 0)::int as "upTo" from ${sql.table(table)} r where r.row_no > ${through}`.execute(
+        db,
+      );
+      const upTo = last[0]?.upTo ?? 0;
+      if (upTo <= through) return;
+      const batch = `r.row_no > ${through} and r.row_no <= ${upTo}`;
+      const { rows: months } = await sql<{ month: string }>`
+        select distinct r.c_yearmonth::text as month from ${sql.table(table)} r
+        where ${sql.raw(batch)} and ${sql.raw(knownProcessor)} order by 1`.execute(db);
+      const newMonths = months.map((m) => m.month).filter((m) => !state.has(m));
+      if (state.size + newMonths.length > MAX_RESIDUAL_FILE_MONTHS) {
+        const month = newMonths[MAX_RESIDUAL_FILE_MONTHS - state.size] ?? '';
+        const { rows: first } = await sql<{ row: number }>`
+          select min(row_no)::int as row from ${sql.table(table)} where c_yearmonth = ${month}::date`.execute(
+          db,
+        );
+        overMonths = { month, row: first[0]?.row ?? 0 };
+        return;
+      }
+      for (const month of newMonths) {
+        const { rows: bare } = await sql<{
+          build: string | null;
+        }>`select paydesk_residual_bare(${month}::date) as build`.execute(db);
+        const build = bare[0]?.build;
+        if (build) made.push(build);
+        state.set(month, build ? { build, rows: 0 } : 'live');
+      }
+      // Each row's merchant by its key (a batch is a few thousand rows; hashing every merchant for each would cost
+      // more than the lookups). An unknown MID finds none here: the final check refuses it. The rows are written in
+      // the order of their agent, as a month's rows are kept (2026_12_07_0020_residuals_agent_order).
+      for (const { month } of months) {
+        const s = state.get(month);
+        if (typeof s !== 'object') continue;
+        const inserted = await insertRows(
+          s.build,
+          table,
+          sql`${sql.raw(batch)} and r.c_yearmonth = ${month}::date`,
+        ).execute(db);
+        s.rows += Number(inserted.numAffectedRows ?? 0);
+      }
+      through = upTo;
+    },
+    /** The built months' indexes, keys and statistics, one statement at a time (the bad file never gets here). */
+    async prepared(db: Db) {
+      if (overMonths) return;
+      for (const { build } of builds()) {
+        for (let k = 0; ; k++) {
+          await bulkStep(db);
+          const { rows } = await sql<{
+            more: boolean;
+          }>`select paydesk_residual_index(${build}, ${k}) as more`.execute(db);
+          if (!rows[0]?.more) break;
+        }
+      }
+    },
+    /** Checks the whole file (throws ImportRejected), publishes the built months and replaces the others. */
     async finish(db: Db): Promise<void> {
-      await staged(db);
       if (overMonths) {
         throw rejection([
           {
@@ -223,14 +219,58 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
           'Processor',
         );
       }
+      // Every month of the file is locked, in month order (two imports of the same months wait for each other, and
+      // never each for the other); publishing a month takes its lock again.
+      for (const month of [...state.keys()].sort())
+        await sql`select pg_advisory_xact_lock(${RESIDUAL_MONTH_LOCK}, ${monthNumber(month)})`.execute(db);
+      /** Rows written for their merchant: when every row of a known processor was, every MID is known. */
+      let written = 0;
+      for (const { month, build, rows } of builds()) {
+        const { rows: published } = await sql<{
+          done: boolean;
+        }>`select paydesk_residual_publish(${build}, ${month}::date) as done`.execute(db);
+        if (published[0]?.done) written += rows;
+        else state.set(month, 'live');
+      }
+      const live = [...state].flatMap(([month, s]) => (s === 'live' ? [month] : [])).sort();
+      if (live.length > 0) {
+        const { rows: pairs } = await sql<{ processor: string; month: string }>`
+          select distinct ${sql.raw(processorExpr)} as processor, r.c_yearmonth::text as month from import_rows r
+          where ${sql.raw(knownProcessor)} and r.c_yearmonth = any(${live}::date[]) order by 2, 1`.execute(
+          db,
+        );
+        // A month whose rows are still in the default partition gets a partition of its own first.
+        for (const month of live) await sql`select paydesk_residual_partition(${month}::date)`.execute(db);
+        for (const { processor: p, month } of pairs)
+          await sql`delete from residuals where processor = ${p} and month = ${month}::date`.execute(db);
+        const inserted = await insertRows(
+          'residuals',
+          'import_rows',
+          sql`r.c_yearmonth = any(${live}::date[])`,
+        ).execute(db);
+        written += Number(inserted.numAffectedRows ?? 0);
+      }
+      const { rows: known } = await sql<{ n: number }>`
+        select count(*)::int as n from import_rows r where ${sql.raw(knownProcessor)}`.execute(db);
       await checkMids(
         db,
         processor === 'file' ? ['c_yearmonth', 'upper(c_processor)'] : ['c_yearmonth'],
-        unmatched === 0,
+        written === (known[0]?.n ?? 0),
       );
-      // The file passed: each month still bare becomes its partition (indexes built, merchants checked, totals added).
-      await attachBare(db);
       await refreshDerived(db, { table: 'residuals' });
     },
+    /** Drops the built tables not published (a refused file, a failed transaction, a month taken meanwhile). */
+    async release(db: Db) {
+      for (const build of made) await sql`select paydesk_residual_drop_build(${build})`.execute(db);
+    },
   };
+}
+
+/**
+ * Drops the build tables of residual imports that ended without a word (a server stopped in the middle of one),
+ * once they are an hour old; answers how many. The server calls it when it starts.
+ */
+export async function dropStaleResidualBuilds(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select paydesk_residual_drop_stale_builds() as n`.execute(db);
+  return rows[0]?.n ?? 0;
 }

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { badRequest } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
-import { type ImportSteps, runImport } from '../../platform/imports';
+import { applyImport, type ImportSteps, prepareImport } from '../../platform/imports';
 import { holdRows, queryPage, type TableSource } from '../../platform/tableQuery';
 import { tableRoutes } from '../../platform/tableRoutes';
 import { applySelfServeImport, residualImport } from './imports';
@@ -124,15 +124,19 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       file: true,
       bulk: true,
       // Imports change every ISO's totals (the monthly rollups): internal staff only, by the route's scope.
-      handler: async ({ query, file, db }) => {
+      // The file is read and staged before the transaction opens; the transaction applies it (platform/imports.ts).
+      prepare: ({ query, file, connection }) => {
         const month = report.checkMonth(query.dt);
         if (!file) throw badRequest('Send the .xlsx file as the request body');
-        const rows = await runImport(
-          db,
+        return prepareImport(
+          connection,
           report.importColumns,
           { kind: 'xlsx', file },
           report.importSteps(month),
         );
+      },
+      handler: async ({ db, prepared }) => {
+        const rows = await applyImport(db, prepared);
         return { success: true, message: `Imported ${rows} row${rows === 1 ? '' : 's'}`, rows };
       },
     });

@@ -12,7 +12,7 @@ import type { Db } from '../../db/connect';
 import { refreshDerived } from '../../db/derived';
 import { holdCursor } from '../../platform/heldCursor';
 import { type Deps, route } from '../../platform/http';
-import { type ImportSteps, rejectRows, runImport } from '../../platform/imports';
+import { applyImport, type ImportSteps, prepareImport, rejectRows } from '../../platform/imports';
 import { sendWorkbook } from '../../platform/spreadsheets';
 import { checkKnownMids, residualImport } from '../reports/imports';
 
@@ -105,13 +105,16 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       scope: 'staffOnly',
       file: true,
       bulk: true,
-      handler: async ({ input, file, db }) => {
-        const rows = await runImport(
-          db,
+      // The file is read and staged before the transaction opens; the transaction applies it (platform/imports.ts).
+      prepare: ({ input, file, connection }) =>
+        prepareImport(
+          connection,
           layout.columns,
           file ? { kind: 'xlsx', file } : { kind: 'rows', rows: input.records },
           IMPORTS[type](),
-        );
+        ),
+      handler: async ({ db, prepared }) => {
+        const rows = await applyImport(db, prepared);
         return {
           success: true,
           message: `Imported ${rows} ${layout.label} row${rows === 1 ? '' : 's'}`,

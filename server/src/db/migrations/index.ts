@@ -63,6 +63,7 @@ import * as residualsAgentOrder from './2026_12_07_0020_residuals_agent_order';
 import * as achSearchCover from './2026_12_08_0010_ach_search_cover';
 import * as biClosedColumns from './2026_12_08_0020_bi_closed_columns';
 import * as biGroupApprovals from './2026_12_08_0030_bi_group_approvals';
+import * as residualBuilds from './2026_12_08_0040_residual_builds';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -130,4 +131,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_08_0010_ach_search_cover': achSearchCover,
   '2026_12_08_0020_bi_closed_columns': biClosedColumns,
   '2026_12_08_0030_bi_group_approvals': biGroupApprovals,
+  '2026_12_08_0040_residual_builds': residualBuilds,
 };
