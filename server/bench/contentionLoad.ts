@@ -115,10 +115,13 @@ async function fullExport(): Promise<number> {
 
 /**
  * A real residual import: the latest TSYS month's file, as the product exports it, with every row moved to a
- * month far in the future (an import replaces whole months, so no real month changes).
+ * month far in the future (an import replaces whole months, so no real month changes). Each round imports a month of
+ * its own, as a monthly file does (FUTURE_MONTHS of them, from 2099-12 back, then again from 2099-12: a month
+ * imported before is replaced row by row); removeImported drops them all.
  */
-const FUTURE_MONTH = '2099-12';
-async function residualFile(): Promise<{ file: Buffer; rows: number }> {
+const FUTURE_MONTHS = 12;
+const futureMonth = (round: number) => addMonths('2099-12-01', -(round % FUTURE_MONTHS)).slice(0, 7);
+async function residualSheet(): Promise<{ book: ExcelJS.Workbook; sheet: ExcelJS.Worksheet }> {
   const res = await fetch(`${base}${uploadExportFilePath('residual_tsys')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: admin },
@@ -129,10 +132,17 @@ async function residualFile(): Promise<{ file: Buffer; rows: number }> {
   await book.xlsx.load(await res.arrayBuffer());
   const sheet = book.worksheets[0];
   if (!sheet) throw new Error('the residual export has no sheet');
+  return { book, sheet };
+}
+/** The file of `month`: the sheet's rows moved to it. One at a time (they share the sheet). */
+async function residualFile(
+  { book, sheet }: { book: ExcelJS.Workbook; sheet: ExcelJS.Worksheet },
+  month: string,
+): Promise<Buffer> {
   sheet.eachRow((row, n) => {
-    if (n > 1) row.getCell(1).value = FUTURE_MONTH;
+    if (n > 1) row.getCell(1).value = month;
   });
-  return { file: Buffer.from(await book.xlsx.writeBuffer()), rows: sheet.rowCount - 1 };
+  return Buffer.from(await book.xlsx.writeBuffer());
 }
 async function importResiduals(file: Buffer): Promise<void> {
   const res = await fetch(`${base}${uploadPath('residual_tsys')}`, {
@@ -147,9 +157,12 @@ async function removeImported(): Promise<void> {
   if (!process.env.DATABASE_URL) return; // on PGlite the folder is thrown away
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
-  await client.query(`delete from residuals where month = '${FUTURE_MONTH}-01'`);
-  // The month became a partition of its own (2026_12_02_0010_residuals_by_month): gone, the next run imports it anew.
-  await client.query(`drop table if exists residuals_${FUTURE_MONTH.replace('-', '_')}`);
+  for (let round = 0; round < FUTURE_MONTHS; round++) {
+    const month = futureMonth(round);
+    await client.query(`delete from residuals where month = '${month}-01'`);
+    // The month became a partition of its own (2026_12_02_0010_residuals_by_month): gone, the next run imports it anew.
+    await client.query(`drop table if exists residuals_${month.replace('-', '_')}`);
+  }
   await client.end();
 }
 
@@ -190,7 +203,7 @@ function askAsABrowser(path: string, body: string): Promise<number> {
   });
 }
 
-let residuals: { file: Buffer; rows: number } | null = null;
+let residuals: { book: ExcelJS.Workbook; sheet: ExcelJS.Worksheet; rows: number } | null = null;
 const stopping = { done: false };
 
 process.on('message', (message: { run?: 'slow' | 'prepare' | 'heavy'; stop?: true }) => {
@@ -203,23 +216,30 @@ process.on('message', (message: { run?: 'slow' | 'prepare' | 'heavy'; stop?: tru
       const [exportedBytes, uploadStatus] = await Promise.all([slowExport(), slowUpload()]);
       send({ slow: { exportedBytes, uploadStatus } });
     } else if (message.run === 'prepare') {
-      residuals = await residualFile();
+      const sheet = await residualSheet();
+      residuals = { ...sheet, rows: sheet.sheet.rowCount - 1 };
       send({ prepared: residuals.rows });
     } else if (message.run === 'heavy') {
-      const file = residuals?.file;
-      if (!file) throw new Error('heavy before prepare');
+      const source = residuals;
+      if (!source) throw new Error('heavy before prepare');
+      // The file of the first round is made before the work starts; each round's file for the next is made while
+      // the round runs (at the demo scale a tenth of a second; the large scale has one or two rounds).
+      let nextFile = heavyKinds.includes('import') ? await residualFile(source, futureMonth(0)) : null;
       let exportedBytes = 0;
       let rounds = 0;
       const dashboard = heavyKinds.includes('dashboard') ? dashboardLoop(stopping) : Promise.resolve(0);
       do {
+        const file = nextFile;
+        const made = file === null ? Promise.resolve(null) : residualFile(source, futureMonth(rounds + 1));
         const [bytes] = await Promise.all([
           heavyKinds.includes('export') ? fullExport() : 0,
-          heavyKinds.includes('import') ? importResiduals(file) : undefined,
+          file === null ? undefined : importResiduals(file),
           heavyKinds.includes('export') || heavyKinds.includes('import')
             ? undefined
             : new Promise((resolve) => setTimeout(resolve, 5000)),
         ]);
         exportedBytes = bytes;
+        nextFile = await made;
         rounds++;
       } while (!stopping.done);
       const dashboardCalls = await dashboard;

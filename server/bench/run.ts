@@ -1451,7 +1451,7 @@ if (section('spreadsheets')) {
       target: `≤ 3 s ${exported.seconds <= 3 ? '✓' : '✗'}, ≤ 400 MB ${exported.peakMb <= 400 ? '✓' : '✗'}`,
     },
     {
-      job: 'Import Residual_TSYS (streamed, validated, one transaction)',
+      job: 'Import Residual_TSYS (streamed, validated, all-or-nothing)',
       rows: imported,
       seconds: importedStats.seconds.toFixed(2),
       'peak MB': importedStats.peakMb,
