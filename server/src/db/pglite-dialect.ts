@@ -50,14 +50,7 @@ class PGliteAdapter extends PostgresAdapter {}
  * else's statement waits for it (platform/signinFirst.ts: bulk work holding it does not wait for a sign-in).
  */
 export const holdsOnlyConnection = (db: Pick<Kysely<unknown>, 'isTransaction' | 'getExecutor'>): boolean =>
-  db.isTransaction && isEmbedded(db);
-
-/**
- * Whether `db` runs on the embedded database. Its statements run on the server's own thread and one at a time: a
- * statement that reads thousands of rows holds up everyone else's (platform/heldCursor.ts reads in smaller chunks).
- */
-export const isEmbedded = (db: Pick<Kysely<unknown>, 'getExecutor'>): boolean =>
-  db.getExecutor().adapter instanceof PGliteAdapter;
+  db.isTransaction && db.getExecutor().adapter instanceof PGliteAdapter;
 
 /** Marks work that goes first when it waits for the embedded database's connection. */
 const urgentWork = new AsyncLocalStorage<true>();

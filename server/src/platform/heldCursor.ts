@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connect';
-import { isEmbedded } from '../db/pglite-dialect';
 import { bulkStep } from './signinFirst';
 
 /**
@@ -12,10 +11,7 @@ import { bulkStep } from './signinFirst';
  * only while it runs.
  */
 export interface HeldCursor<Row> {
-  /**
-   * Reads every row, chunk by chunk, then closes the cursor (also on error). Answers the number of rows. The chunk
-   * is CHUNK_ROWS rows unless `chunkSize` says otherwise.
-   */
+  /** Reads every row, chunk by chunk, then closes the cursor (also on error). Answers the number of rows. */
   forEachChunk(
     connection: Db,
     onChunk: (rows: Row[]) => Promise<void> | void,
@@ -23,28 +19,19 @@ export interface HeldCursor<Row> {
   ): Promise<number>;
 }
 
-/**
- * Rows per fetch. PostgreSQL answers a fetch over the network: large chunks save round trips. The embedded database
- * answers on the server's own thread, one statement at a time, and turning its rows into objects is most of a
- * fetch's time (2,000 wide rows of an export: 50–85 ms, during which nothing else runs, a sign-in included): there
- * a chunk is a few milliseconds of work.
- */
-export const CHUNK_ROWS = { postgres: 2000, embedded: 200 } as const;
-
 export async function holdCursor<Row>(trx: Db, query: CompiledQuery<Row>): Promise<HeldCursor<Row>> {
   const name = `held_${randomBytes(6).toString('hex')}`;
   await trx.executeQuery(
     CompiledQuery.raw(`declare ${name} no scroll cursor with hold for ${query.sql}`, [...query.parameters]),
   );
   return {
-    async forEachChunk(connection, onChunk, chunkSize) {
-      const rowsPerFetch = chunkSize ?? (isEmbedded(connection) ? CHUNK_ROWS.embedded : CHUNK_ROWS.postgres);
+    async forEachChunk(connection, onChunk, chunkSize = 2000) {
       let count = 0;
       try {
         for (;;) {
           await bulkStep(connection);
           const { rows } = await connection.executeQuery<Row>(
-            CompiledQuery.raw(`fetch ${Math.max(1, Math.floor(rowsPerFetch))} from ${name}`),
+            CompiledQuery.raw(`fetch ${Math.max(1, Math.floor(chunkSize))} from ${name}`),
           );
           if (rows.length === 0) return count;
           count += rows.length;
