@@ -117,7 +117,8 @@ async function fullExport(): Promise<number> {
  * A real residual import: the latest TSYS month's file, as the product exports it, with every row moved to a
  * month far in the future (an import replaces whole months, so no real month changes). Each round imports a month of
  * its own, as a monthly file does (FUTURE_MONTHS of them, from 2099-12 back, then again from 2099-12: a month
- * imported before is replaced row by row); removeImported drops them all.
+ * imported before is replaced row by row; the demo scale has one to three rounds, the large one or two);
+ * removeImported drops them all.
  */
 const FUTURE_MONTHS = 12;
 const futureMonth = (round: number) => addMonths('2099-12-01', -(round % FUTURE_MONTHS)).slice(0, 7);
@@ -203,7 +204,8 @@ function askAsABrowser(path: string, body: string): Promise<number> {
   });
 }
 
-let residuals: { book: ExcelJS.Workbook; sheet: ExcelJS.Worksheet; rows: number } | null = null;
+/** The residual files, one per future month (made before the heavy work: writing one is seconds of this process's CPU at large). */
+let residuals: { files: Buffer[]; rows: number } | null = null;
 const stopping = { done: false };
 
 process.on('message', (message: { run?: 'slow' | 'prepare' | 'heavy'; stop?: true }) => {
@@ -217,20 +219,20 @@ process.on('message', (message: { run?: 'slow' | 'prepare' | 'heavy'; stop?: tru
       send({ slow: { exportedBytes, uploadStatus } });
     } else if (message.run === 'prepare') {
       const sheet = await residualSheet();
-      residuals = { ...sheet, rows: sheet.sheet.rowCount - 1 };
+      const files: Buffer[] = [];
+      if (heavyKinds.includes('import'))
+        for (let round = 0; round < FUTURE_MONTHS; round++)
+          files.push(await residualFile(sheet, futureMonth(round)));
+      residuals = { files, rows: sheet.sheet.rowCount - 1 };
       send({ prepared: residuals.rows });
     } else if (message.run === 'heavy') {
       const source = residuals;
       if (!source) throw new Error('heavy before prepare');
-      // The file of the first round is made before the work starts; each round's file for the next is made while
-      // the round runs (at the demo scale a tenth of a second; the large scale has one or two rounds).
-      let nextFile = heavyKinds.includes('import') ? await residualFile(source, futureMonth(0)) : null;
       let exportedBytes = 0;
       let rounds = 0;
       const dashboard = heavyKinds.includes('dashboard') ? dashboardLoop(stopping) : Promise.resolve(0);
       do {
-        const file = nextFile;
-        const made = file === null ? Promise.resolve(null) : residualFile(source, futureMonth(rounds + 1));
+        const file = source.files[rounds % FUTURE_MONTHS] ?? null;
         const [bytes] = await Promise.all([
           heavyKinds.includes('export') ? fullExport() : 0,
           file === null ? undefined : importResiduals(file),
@@ -239,7 +241,6 @@ process.on('message', (message: { run?: 'slow' | 'prepare' | 'heavy'; stop?: tru
             : new Promise((resolve) => setTimeout(resolve, 5000)),
         ]);
         exportedBytes = bytes;
-        nextFile = await made;
         rounds++;
       } while (!stopping.done);
       const dashboardCalls = await dashboard;
