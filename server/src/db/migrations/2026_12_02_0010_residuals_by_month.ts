@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { addSums, KEPT, type Kept } from './2026_11_27_0010_month_totals';
-import { ISO_ROLE, PUBLIC_TOKEN_ROLE, run, scopeToIso, statementTriggers } from './helpers';
+import { definerFunction, ISO_ROLE, PUBLIC_TOKEN_ROLE, run, scopeToIso, statementTriggers } from './helpers';
 
 /**
  * Residuals partitioned by month (issue 18): each month's rows are a table of their own, `residuals_YYYY_MM`, a
@@ -76,11 +76,7 @@ const ATTACH = `execute format('alter table residuals attach partition %I for va
 const FIRST_DAY = `if extract(day from m) <> 1 then raise exception 'not the first day of a month: %', m; end if;`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const fn = (name: string, args: string, returns: string, body: string) =>
-    `create function ${name}(${args}) returns ${returns} language plpgsql security definer
-       set search_path = public as $$
-     ${body}
-     $$`;
+  const fn = definerFunction;
   await run(db, [
     // The table as it was, kept until its rows are moved; its indexes are not needed for that.
     'alter table residuals rename to residuals_unpartitioned',

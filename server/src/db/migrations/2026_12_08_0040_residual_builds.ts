@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { addSums, KEPT, type Kept } from './2026_11_27_0010_month_totals';
-import { ISO_ROLE, PUBLIC_TOKEN_ROLE, run } from './helpers';
+import { definerFunction, ISO_ROLE, PUBLIC_TOKEN_ROLE, run } from './helpers';
 
 /**
  * A residual month new to the table is built outside the import's transaction, and published by a short one
@@ -35,11 +35,7 @@ function residualsKept(): Kept {
 const BUILD_PREFIX = 'residuals_build_';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const fn = (name: string, args: string, returns: string, body: string) =>
-    `create function ${name}(${args}) returns ${returns} language plpgsql security definer
-       set search_path = public as $$
-     ${body}
-     $$`;
+  const fn = definerFunction;
   /** plpgsql: refuses a `t` that is not a build table. */
   const isBuild = `if t !~ '^${BUILD_PREFIX}[0-9]{14}_[0-9a-f]{12}$' then
         raise exception 'not a residual build table: %', t;

@@ -101,3 +101,13 @@ export function statementTriggers(table: string, name: string, fn: string): stri
        for each statement execute function ${fn}()`,
   ];
 }
+
+/**
+ * A plpgsql function that runs as its owner (SECURITY DEFINER: a request's role may not create or alter tables),
+ * with the search path fixed so that no schema of the caller's can stand in for public's tables.
+ */
+export const definerFunction = (name: string, args: string, returns: string, body: string) =>
+  `create function ${name}(${args}) returns ${returns} language plpgsql security definer
+       set search_path = public as $$
+     ${body}
+     $$`;
