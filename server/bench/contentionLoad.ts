@@ -120,7 +120,7 @@ async function fullExport(): Promise<number> {
  * imported before is replaced row by row; the demo scale has one to three rounds, the large one or two);
  * removeImported drops them all.
  */
-const FUTURE_MONTHS = 12;
+const FUTURE_MONTHS = 4;
 const futureMonth = (round: number) => addMonths('2099-12-01', -(round % FUTURE_MONTHS)).slice(0, 7);
 async function residualSheet(): Promise<{ book: ExcelJS.Workbook; sheet: ExcelJS.Worksheet }> {
   const res = await fetch(`${base}${uploadExportFilePath('residual_tsys')}`, {
@@ -204,7 +204,10 @@ function askAsABrowser(path: string, body: string): Promise<number> {
   });
 }
 
-/** The residual files, one per future month (made before the heavy work: writing one is seconds of this process's CPU at large). */
+/**
+ * The residual files, one per future month, made before the heavy work: writing one is seconds of this process's
+ * CPU at the large scale, which would hold the dashboard loop back.
+ */
 let residuals: { files: Buffer[]; rows: number } | null = null;
 const stopping = { done: false };
 

@@ -13,9 +13,9 @@ import { SpreadsheetThread } from './spreadsheetThreads';
 /**
  * All-or-nothing imports. Every row of the file is checked against the layout; good rows are written to a
  * temporary staging table as they are read: before the request's transaction opens, for a route that prepares
- * its import (prepareImport), or in it (stageImport alone: the partner import). A file with any bad row is refused whole, with row numbers
- * and reasons, and nothing changes. A good file is then applied from the staging table by the import's own SQL,
- * in the request's transaction.
+ * its import (prepareImport), or in it (stageImport alone: the partner import). A file with any bad row is refused
+ * whole, with row numbers and reasons, and nothing changes. A good file is then applied from the staging table by
+ * the import's own SQL, in the request's transaction.
  */
 export class ImportRejected extends AppError {
   constructor(message: string, problems: ImportProblem[]) {

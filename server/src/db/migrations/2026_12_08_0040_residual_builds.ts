@@ -33,11 +33,13 @@ function residualsKept(): Kept {
 }
 
 const BUILD_PREFIX = 'residuals_build_';
+/** A build table's name: the prefix, its UTC time (YYYYMMDDHH24MISS) and 12 random hex digits. */
+const BUILD_NAME = `^${BUILD_PREFIX}[0-9]{14}_[0-9a-f]{12}$`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const fn = definerFunction;
   /** plpgsql: refuses a `t` that is not a build table. */
-  const isBuild = `if t !~ '^${BUILD_PREFIX}[0-9]{14}_[0-9a-f]{12}$' then
+  const isBuild = `if t !~ '${BUILD_NAME}' then
         raise exception 'not a residual build table: %', t;
       end if;`;
   await run(db, [
@@ -109,6 +111,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       c record;
     begin
       ${isBuild}
+      -- The month's lock, as the import takes it (RESIDUAL_MONTH_LOCK in areas/reports/imports.ts).
       perform pg_advisory_xact_lock(180201, (extract(year from m) * 12 + extract(month from m) - 1)::int);
       if to_regclass(p) is not null or exists (select 1 from residuals_other where month = m) then
         return false;
@@ -145,7 +148,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     begin
       for t in select c.relname from pg_class c
                where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
-                 and c.relname ~ '^${BUILD_PREFIX}[0-9]{14}_[0-9a-f]{12}$'
+                 and c.relname ~ '${BUILD_NAME}'
                  -- The name's time (UTC) sorts as text.
                  and substr(c.relname, ${BUILD_PREFIX.length + 1}, 14)
                      < to_char((clock_timestamp() - interval '1 hour') at time zone 'UTC', 'YYYYMMDDHH24MISS')
