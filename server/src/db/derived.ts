@@ -58,7 +58,8 @@ interface DerivedTable {
  *   and per state, with the closing days of the closed ones so that "open today" needs no refresh as days
  *   pass, for ISO analytics; bi_group_totals: a group's deals of all its months, added up from bi_group_deals,
  *   with the months they span and its approvals per month (the ISO analytics graph's row); bi_group_openings: a
- *   group's merchants approved and closed per day, whose running sum is its open merchants on any day. A change rebuilds the whole groups it reaches (after deal_income).
+ *   group's merchants approved and closed per day, whose running sum is its open merchants on any day. A change
+ *   rebuilds the whole groups it reaches (after deal_income).
  * - bi_iso_info: an ISO's deals, deal ages and bank and profile counts (GetAllInformation) as of a day (as_of):
  *   ages and "open" depend on the day, so a row is good for the day it was made. A change rebuilds the ISOs of the
  *   groups it reaches, as of today; the bi.iso-info job rebuilds every ISO once a day, and a reader that sees a
