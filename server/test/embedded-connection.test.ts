@@ -148,3 +148,84 @@ describe('bulk work holding the connection', () => {
     });
   });
 });
+
+describe("the embedded database's thread", () => {
+  let embedded: Connected;
+  beforeAll(async () => {
+    embedded = await connect({ pgliteDir: 'memory://' });
+    await sql`create table thread_probe (id int primary key, note text, at date, amount int8, data bytea)`.execute(
+      embedded.db,
+    );
+  });
+  afterAll(async () => {
+    await embedded?.close();
+  });
+
+  it('leaves the server thread free while a long statement runs', async () => {
+    // On the server's thread a statement runs to its end before anything else runs there: the turns below would
+    // only come before and after it. In its own thread, they go on while it runs.
+    let turns = 0;
+    let done = false;
+    const statement = sql<{
+      n: number;
+    }>`select count(*) as n from generate_series(1, 3000000) g where g % 7 = 0`
+      .execute(embedded.db)
+      .finally(() => {
+        done = true;
+      });
+    const spin = async () => {
+      while (!done) {
+        turns++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await Promise.all([statement, spin()]);
+    expect((await statement).rows[0]?.n).toBe(428571);
+    expect(turns).toBeGreaterThan(100);
+  });
+
+  it('gives back values, errors and the data folder as PGlite gave them', async () => {
+    const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+    // A Buffer from Node's pool is a view of a larger buffer: only its own bytes are stored.
+    const pooled = Buffer.from('abc');
+    await sql`insert into thread_probe values (1, 'first', '2026-11-27', 9007199254740991, ${bytes}),
+      (2, 'second', null, null, ${pooled})`.execute(embedded.db);
+    const { rows } = await sql<{
+      id: number;
+      note: string;
+      at: string | null;
+      amount: number | null;
+      data: Uint8Array;
+    }>`
+      select * from thread_probe order by id`.execute(embedded.db);
+    expect(rows.map((r) => ({ ...r, data: [...r.data] }))).toEqual([
+      { id: 1, note: 'first', at: '2026-11-27', amount: 9007199254740991, data: [0, 1, 2, 250, 255] },
+      { id: 2, note: 'second', at: null, amount: null, data: [97, 98, 99] },
+    ]);
+    // PostgreSQL's fields of an error reach the server (app.ts reads `code`).
+    const duplicate = await sql`insert into thread_probe (id) values (1)`
+      .execute(embedded.db)
+      .catch((e) => e);
+    expect(duplicate).toBeInstanceOf(Error);
+    expect(duplicate).toMatchObject({ code: '23505', constraint: 'thread_probe_pkey' });
+    // A failed statement leaves the connection usable, and a dump opens as the same database.
+    const dump = await embedded.dumpDataDir?.();
+    if (!dump) throw new Error('no dump');
+    const copy = await connect({ pgliteDir: 'memory://', pgliteDataDir: dump });
+    try {
+      const { rows: again } = await sql<{ n: number }>`select count(*) as n from thread_probe`.execute(
+        copy.db,
+      );
+      expect(again[0]?.n).toBe(2);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('refuses statements once closed, with an error rather than a hang', async () => {
+    const other = await connect({ pgliteDir: 'memory://' });
+    await sql`select 1`.execute(other.db);
+    await other.close();
+    await expect(sql`select 1`.execute(other.db)).rejects.toThrow();
+  });
+});

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { copyingPool } from './copy';
+import { EmbeddedDatabase } from './embeddedDatabase';
 import { Mutex, PGliteDialect, pgliteExecuteSql } from './pglite-dialect';
 import type { Database } from './schema';
 
@@ -51,21 +52,21 @@ export async function connect(target: DbTarget): Promise<Connected> {
     });
     return { db, kind: 'postgres', close: () => db.destroy(), databaseUrl: target.databaseUrl };
   }
-  // Loaded only when chosen: the embedded database's code costs ~40 MB a process that runs on PostgreSQL.
-  const { PGlite } = await import('@electric-sql/pglite');
+  // In a thread of its own (db/embeddedDatabase.ts), started only when chosen: a process on PostgreSQL does not load it.
   const dir = target.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir, {
-    parsers: { [INT8]: (v) => Number(v), [DATE]: (v) => v },
-    ...(target.pgliteDataDir ? { loadDataDir: target.pgliteDataDir } : {}),
-  });
+  const pglite = await EmbeddedDatabase.open(dir, target.pgliteDataDir);
   const mutex = new Mutex();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, mutex) });
   return {
     db,
     kind: 'pglite',
-    close: () => db.destroy(),
-    dumpDataDir: () => pglite.dumpDataDir('none'),
+    // Kysely ends its driver only if it was used: the thread is ended either way.
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+    dumpDataDir: () => pglite.dumpDataDir(),
     executeSql: pgliteExecuteSql(pglite, mutex),
   };
 }

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { PGlite } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -16,6 +15,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { isCopyIn } from './copy';
+import type { EmbeddedDatabase } from './embeddedDatabase';
 
 /**
  * Kysely over PGlite. PGlite is a single connection, so a mutex decides who uses it: a transaction holds it from
@@ -25,7 +25,7 @@ import { isCopyIn } from './copy';
  */
 export class PGliteDialect implements Dialect {
   constructor(
-    private readonly pglite: PGlite,
+    private readonly pglite: EmbeddedDatabase,
     private readonly mutex: Mutex,
   ) {}
   createAdapter(): DialectAdapter {
@@ -50,7 +50,11 @@ class PGliteAdapter extends PostgresAdapter {}
  * else's statement waits for it (platform/signinFirst.ts: bulk work holding it does not wait for a sign-in).
  */
 export const holdsOnlyConnection = (db: Pick<Kysely<unknown>, 'isTransaction' | 'getExecutor'>): boolean =>
-  db.isTransaction && db.getExecutor().adapter instanceof PGliteAdapter;
+  db.isTransaction && isEmbedded(db);
+
+/** Whether `db` runs on the embedded database: one statement at a time, whoever asks (platform/heldCursor.ts). */
+export const isEmbedded = (db: Pick<Kysely<unknown>, 'getExecutor'>): boolean =>
+  db.getExecutor().adapter instanceof PGliteAdapter;
 
 /** Marks work that goes first when it waits for the embedded database's connection. */
 const urgentWork = new AsyncLocalStorage<true>();
@@ -90,7 +94,7 @@ export class Mutex {
 
 class PGliteDriver implements Driver {
   constructor(
-    private readonly pglite: PGlite,
+    private readonly pglite: EmbeddedDatabase,
     private readonly mutex: Mutex,
   ) {}
   async init(): Promise<void> {}
@@ -113,7 +117,7 @@ class PGliteDriver implements Driver {
     await (conn as PGliteConnection).end('rollback');
   }
   async destroy(): Promise<void> {
-    if (!this.pglite.closed) await this.pglite.close();
+    await this.pglite.close();
   }
 }
 
@@ -124,7 +128,7 @@ class PGliteConnection implements DatabaseConnection {
   private unlock: (() => void) | null = null;
 
   constructor(
-    private readonly pglite: PGlite,
+    private readonly pglite: EmbeddedDatabase,
     private readonly mutex: Mutex,
   ) {}
 
@@ -169,7 +173,7 @@ class PGliteConnection implements DatabaseConnection {
       // A COPY from a file needs a superuser, which PGlite's connection is; imports run as staff, never under the
       // ISO role.
       const fromBlob = compiled.sql.replace(/from stdin$/i, "from '/dev/blob'");
-      await this.exclusive(() => this.pglite.query(fromBlob, [], { blob: new Blob([parameters[0].data]) }));
+      await this.exclusive(() => this.pglite.query(fromBlob, [], parameters[0].data));
       return { rows: [] };
     }
     const result = await this.exclusive(() => this.pglite.query<R>(compiled.sql, [...parameters]));
@@ -210,14 +214,11 @@ class PGliteConnection implements DatabaseConnection {
  * which PGlite's `query` (a prepared statement) refuses: it runs through `exec`, which answers each
  * statement's result; the last one is the answer.
  */
-export function pgliteExecuteSql(pglite: PGlite, mutex: Mutex) {
+export function pgliteExecuteSql(pglite: EmbeddedDatabase, mutex: Mutex) {
   return async (text: string, values: readonly unknown[] = []): Promise<{ rows: unknown[] }> => {
     const unlock = await mutex.lock();
     try {
-      if (values.length === 0) {
-        const results = await pglite.exec(text);
-        return { rows: results.at(-1)?.rows ?? [] };
-      }
+      if (values.length === 0) return await pglite.exec(text);
       const result = await pglite.query(text, [...values]);
       return { rows: result.rows };
     } finally {
