@@ -933,9 +933,9 @@ describe('upload data', () => {
     });
 
     it("writes each batch's rows in the order of their agent: a month's agents lie in a few runs", async () => {
-      // The file is in MID order, its agents taken in turn ('Agent 0' to 'Agent 39'); each batch of about a megabyte
-      // is written in agent order. Read as they lie, a month's rows go back to an earlier agent about once a batch,
-      // not at every few rows as in the file.
+      // The file is in MID order, its agents taken in turn ('Agent 0' to 'Agent 39'); each batch (about a megabyte,
+      // 128 KB on the embedded database: about 8 and 70 batches here) is written in agent order. Read as they lie, a
+      // month's rows go back to an earlier agent about once a batch, not at every few rows as in the file.
       const inFile = new Map<string, { n: number; breaks: number; last: string }>();
       for (const r of (await readXlsx(await file())).slice(1)) {
         const m = inFile.get(String(r[0])) ?? { n: 0, breaks: 0, last: '' };
@@ -948,7 +948,7 @@ describe('upload data', () => {
         const sent = inFile.get(m.month);
         expect(m.n, m.month).toBe(sent?.n);
         expect(sent?.breaks ?? 0, m.month).toBeGreaterThan(m.n / 4);
-        expect(m.breaks, m.month).toBeLessThan(m.n / 40);
+        expect(m.breaks, m.month).toBeLessThan(m.n / (t.kind === 'pglite' ? 10 : 40));
       }
     });
 

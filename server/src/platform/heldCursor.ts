@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connect';
+import { isEmbedded } from '../db/pglite-dialect';
 import { bulkStep } from './signinFirst';
 
 /**
@@ -19,13 +20,25 @@ export interface HeldCursor<Row> {
   ): Promise<number>;
 }
 
+/**
+ * Rows per fetch. PostgreSQL answers a fetch over the network: large chunks save round trips. The embedded database
+ * runs one statement at a time (in its own thread, db/embeddedDatabase.ts): a fetch of 2,000 rows of every column held
+ * it 50–90 ms on two busy cores, and a sign-in that came meanwhile waited for all of it; 250 rows hold it a few ms.
+ */
+const CHUNK_ROWS = 2000;
+const EMBEDDED_CHUNK_ROWS = 250;
+
 export async function holdCursor<Row>(trx: Db, query: CompiledQuery<Row>): Promise<HeldCursor<Row>> {
   const name = `held_${randomBytes(6).toString('hex')}`;
   await trx.executeQuery(
     CompiledQuery.raw(`declare ${name} no scroll cursor with hold for ${query.sql}`, [...query.parameters]),
   );
   return {
-    async forEachChunk(connection, onChunk, chunkSize = 2000) {
+    async forEachChunk(
+      connection,
+      onChunk,
+      chunkSize = isEmbedded(connection) ? EMBEDDED_CHUNK_ROWS : CHUNK_ROWS,
+    ) {
       let count = 0;
       try {
         for (;;) {

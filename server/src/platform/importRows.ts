@@ -2,6 +2,14 @@ import type { ImportProblem, UploadColumn } from '@paydesk/domain';
 import { CopyBatch, copyField } from '../db/copy';
 
 /**
+ * COPY lines per batch staged. PostgreSQL takes a megabyte (a few thousand rows) in one round trip. The embedded
+ * database runs one statement at a time: a megabyte's COPY and the residual build's insert of its rows held it 40–50
+ * ms on two busy cores, and a sign-in that came meanwhile waited for all of it; a batch of 128 KB holds it a few ms.
+ */
+export const BATCH_BYTES = 1024 * 1024;
+export const EMBEDDED_BATCH_BYTES = 128 * 1024;
+
+/**
  * An import's rows checked against the layout and turned into COPY lines for the staging table (row_no plus one
  * column per layout column). It touches no database, so it can run in the spreadsheet thread
  * (spreadsheetThread.ts) for an .xlsx upload, or on the main thread for the JSON form.
@@ -17,12 +25,13 @@ export class ImportEncoder {
     private readonly columns: readonly UploadColumn[],
     private readonly maxProblems: number,
     /**
-     * Takes a batch of about a megabyte of COPY lines; the batch's buffer is reused once the promise settles,
+     * Takes a batch of about `batchBytes` of COPY lines; the batch's buffer is reused once the promise settles,
      * so the sender copies it or is done with it by then.
      */
     private readonly send: (batch: CopyBatch) => Promise<void>,
     /** The JSON form carries no header row. */
     private sawHeader = false,
+    private readonly batchBytes = BATCH_BYTES,
   ) {}
 
   private problem(p: ImportProblem) {
@@ -71,7 +80,7 @@ export class ImportEncoder {
     }
     if (ok && this.problems.length === 0) {
       this.batch.add(line);
-      if (this.batch.bytes >= 1024 * 1024) await this.flush();
+      if (this.batch.bytes >= this.batchBytes) await this.flush();
     }
   }
 

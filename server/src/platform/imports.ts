@@ -3,9 +3,10 @@ import { type ImportProblem, MAX_IMPORT_PROBLEMS, type UploadColumn } from '@pay
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { CopyRows, copyIn } from '../db/copy';
+import { isEmbedded } from '../db/pglite-dialect';
 import { AppError } from './errors';
 import type { Prepared } from './http';
-import { ImportEncoder } from './importRows';
+import { BATCH_BYTES, EMBEDDED_BATCH_BYTES, ImportEncoder } from './importRows';
 import { bulkStep } from './signinFirst';
 import type { FromImport, ToImport } from './spreadsheetThread';
 import { SpreadsheetThread } from './spreadsheetThreads';
@@ -151,7 +152,7 @@ export async function stageImport(
     )
     .execute(db);
 
-  // Rows are staged by COPY in batches of about a megabyte: the next batches are read while one is written (and
+  // Rows are staged by COPY in batches of about a megabyte (128 KB on the embedded database): the next batches are read while one is written (and
   // applied, by `onStaged`), so the database works while the file is parsed. The file is read at most
   // BATCHES_AHEAD batches ahead of the database, so memory stays at a few megabytes, and an apply step that takes
   // longer now and then (the residual import attaching a month) does not hold the reading up.
@@ -169,8 +170,9 @@ export async function stageImport(
     writing.catch(() => {});
     ahead.push(writing);
   };
+  const batchBytes = isEmbedded(db) ? EMBEDDED_BATCH_BYTES : BATCH_BYTES;
   let encoded: Pick<ImportEncoder, 'problems' | 'extraProblems' | 'encoded'>;
-  if (source.kind === 'xlsx') encoded = await encodeInThread(columns, source.file, write);
+  if (source.kind === 'xlsx') encoded = await encodeInThread(columns, source.file, batchBytes, write);
   else {
     // The spec's JSON form carries the rows after the header. Its one batch is reused once sent, so each is
     // written before the next is filled.
@@ -182,6 +184,7 @@ export async function stageImport(
         await writing;
       },
       true,
+      batchBytes,
     );
     for (const [i, values] of source.rows.entries()) await encoder.row(i + 2, values);
     await encoder.end();
@@ -210,12 +213,13 @@ export async function stageImport(
 async function encodeInThread(
   columns: readonly UploadColumn[],
   file: Buffer,
+  batchBytes: number,
   write: (rows: CopyRows) => Promise<void>,
 ): Promise<Pick<ImportEncoder, 'problems' | 'extraProblems' | 'encoded'>> {
   // The thread gets a copy of its own: the request's buffer may share memory with others.
   const copy = new Uint8Array(file);
   const thread = await SpreadsheetThread.start<ToImport, FromImport>(
-    { kind: 'import', columns, maxProblems: MAX_IMPORT_PROBLEMS, file: copy },
+    { kind: 'import', columns, maxProblems: MAX_IMPORT_PROBLEMS, file: copy, batchBytes },
     [copy.buffer],
   );
   try {

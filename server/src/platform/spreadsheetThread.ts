@@ -18,7 +18,14 @@ import { type XlsxValue, XlsxWriter } from './xlsxWriter';
  */
 export type ThreadJob =
   | { kind: 'workbook'; name: string; columns: readonly (SheetColumn & { width: number })[] }
-  | { kind: 'import'; columns: readonly UploadColumn[]; maxProblems: number; file: Uint8Array };
+  | {
+      kind: 'import';
+      columns: readonly UploadColumn[];
+      maxProblems: number;
+      file: Uint8Array;
+      /** COPY lines per batch (importRows.ts, BATCH_BYTES). */
+      batchBytes: number;
+    };
 
 export type ToWorkbook = { rows: readonly (readonly unknown[])[] } | { finish: true };
 export type FromWorkbook = { bytes: ArrayBuffer | null } | { error: string };
@@ -108,7 +115,7 @@ async function importRows(
     // (imports.ts, BATCHES_AHEAD), then answers only as earlier ones are written, so no more are held.
     await inbox.next();
   };
-  const encoder = new ImportEncoder(job.columns, job.maxProblems, send);
+  const encoder = new ImportEncoder(job.columns, job.maxProblems, send, false, job.batchBytes);
   try {
     await readFirstSheet(Buffer.from(job.file.buffer, job.file.byteOffset, job.file.length), (n, values) =>
       encoder.row(n, values),
