@@ -19,7 +19,16 @@ import { configurePiiKeys } from './platform/pii';
 import { SpreadsheetThread } from './platform/spreadsheetThreads';
 
 const config = loadConfig();
-const connected = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
+const connected = await connect({
+  databaseUrl: config.DATABASE_URL,
+  pgliteDir: config.pgliteDir,
+  // The embedded database's thread stopped by itself: a server with no database only fails requests. It ends, so
+  // that whatever runs it starts it again (the data folder holds every committed transaction).
+  onEmbeddedFailure: (err) => {
+    console.error(`The embedded database stopped (${err.message}); the server ends.`);
+    process.exit(1);
+  },
+});
 const { db, kind, close } = connected;
 await migrateToLatest(db);
 // Residual months that imports were building when a server stopped: nobody sees them (areas/reports/imports.ts).

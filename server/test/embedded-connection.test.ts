@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type Connected, connect } from '../src/db/connect';
 import { holdsOnlyConnection, Mutex, urgently } from '../src/db/pglite-dialect';
@@ -224,8 +224,14 @@ describe("the embedded database's thread", () => {
 
   it('refuses statements once closed, with an error rather than a hang', async () => {
     const other = await connect({ pgliteDir: 'memory://' });
-    await sql`select 1`.execute(other.db);
-    await other.close();
+    // A parameter that cannot cross to the thread is refused, and the database goes on.
+    const notData = () => 1;
+    await expect(other.db.executeQuery(CompiledQuery.raw('select $1 as x', [notData]))).rejects.toThrow(
+      /could not be cloned/,
+    );
+    expect((await sql<{ x: number }>`select 1 as x`.execute(other.db)).rows).toEqual([{ x: 1 }]);
+    // Closed twice at once: both wait for the end.
+    await Promise.all([other.close(), other.close()]);
     await expect(sql`select 1`.execute(other.db)).rejects.toThrow();
   });
 });

@@ -25,6 +25,8 @@ export interface DbTarget {
   pgliteDir?: string;
   /** A PGlite data folder dumped by `dumpDataDir()`, to start from instead of an empty database. */
   pgliteDataDir?: Blob;
+  /** PGlite only: its thread stopped by itself (PGlite aborted, out of memory); every statement now fails. */
+  onEmbeddedFailure?: (err: Error) => void;
 }
 
 export interface Connected {
@@ -55,7 +57,7 @@ export async function connect(target: DbTarget): Promise<Connected> {
   // In a thread of its own (db/embeddedDatabase.ts), started only when chosen: a process on PostgreSQL does not load it.
   const dir = target.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
-  const pglite = await EmbeddedDatabase.open(dir, target.pgliteDataDir);
+  const pglite = await EmbeddedDatabase.open(dir, target.pgliteDataDir, target.onEmbeddedFailure);
   const mutex = new Mutex();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, mutex) });
   return {

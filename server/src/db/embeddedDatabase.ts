@@ -32,9 +32,13 @@ export class EmbeddedDatabase {
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>();
   private ended: Error | null = null;
+  private closing: Promise<void> | null = null;
   closed = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    onFailure?: (err: Error) => void,
+  ) {
     worker.on('message', (answer: Answer) => {
       const waiter = this.pending.get(answer.id);
       if (!waiter) return;
@@ -45,11 +49,12 @@ export class EmbeddedDatabase {
     });
     const end = (err: Error) => {
       // Ended by close(), or stopped by a failure (PGlite aborted, out of memory): then every statement from now on
-      // fails with this error, and the operator is told once.
-      if (!this.closed && !this.ended) console.error(`The embedded database stopped: ${err.message}`);
+      // fails with this error, and `onFailure` is told once (the server ends: main.ts).
+      const failed = !this.closed && !this.ended;
       this.ended ??= err;
       for (const waiter of this.pending.values()) waiter.reject(this.ended);
       this.pending.clear();
+      if (failed) onFailure?.(err);
     };
     worker.on('error', end);
     worker.on('exit', (code) => end(new Error(`The embedded database's thread ended (exit code ${code})`)));
@@ -57,9 +62,13 @@ export class EmbeddedDatabase {
 
   /**
    * Opens the database in `dir` (a folder, or 'memory://'), or the tarball `dataDir` (from `dumpDataDir`), once its
-   * thread has started it.
+   * thread has started it. `onFailure`: the thread stopped by itself.
    */
-  static async open(dir: string, dataDir?: Blob): Promise<EmbeddedDatabase> {
+  static async open(
+    dir: string,
+    dataDir?: Blob,
+    onFailure?: (err: Error) => void,
+  ): Promise<EmbeddedDatabase> {
     const data = dataDir ? await dataDir.arrayBuffer() : undefined;
     // Without the server's own flags: an inherited `--import tsx` would load a TypeScript compiler it does not need.
     const worker = new Worker(ENTRY, {
@@ -88,7 +97,7 @@ export class EmbeddedDatabase {
       throw raised(started.error ?? { message: 'The embedded database did not start' });
     }
     worker.unref();
-    return new EmbeddedDatabase(worker);
+    return new EmbeddedDatabase(worker, onFailure);
   }
 
   private ask(request: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Answer> {
@@ -100,7 +109,14 @@ export class EmbeddedDatabase {
       this.pending.set(id, { resolve, reject });
       // A request under way keeps the process alive, as a statement on the main thread did; an idle database does not.
       this.worker.ref();
-      this.worker.postMessage({ id, ...request }, transfer);
+      try {
+        this.worker.postMessage({ id, ...request }, transfer);
+      } catch (err) {
+        // A parameter that cannot be cloned (a function, a Proxy): refused here, and nothing left pending.
+        this.pending.delete(id);
+        if (this.pending.size === 0) this.worker.unref();
+        reject(err);
+      }
     });
   }
 
@@ -137,11 +153,16 @@ export class EmbeddedDatabase {
     return new Blob([answer.data ?? new ArrayBuffer(0)]);
   }
 
-  /** Closes the database (written to its folder) and ends its thread. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    if (!this.ended) await this.ask({ op: 'close' });
-    await this.worker.terminate();
+  /** Closes the database (written to its folder) and ends its thread; every caller waits for the end. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      try {
+        if (!this.ended) await this.ask({ op: 'close' });
+      } finally {
+        await this.worker.terminate();
+      }
+    })();
+    return this.closing;
   }
 }
