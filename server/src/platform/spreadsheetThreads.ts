@@ -8,8 +8,8 @@ import type { ThreadJob } from './spreadsheetThread';
  * upload's XML, checking its rows, writing COPY lines) runs in a thread of its own at a lower priority
  * (spreadsheetThread.mjs, body in spreadsheetThread.ts), one job at a time per thread, the threads kept for the next
  * jobs. On two cores, work on the main thread
- * delayed every other request, sign-in first (its argon2 waits for a core). The database stays on the main thread:
- * the thread only turns rows into bytes and bytes into rows.
+ * delayed every other request, sign-in first (its argon2 waits for a core). The thread touches no database: it only
+ * turns rows into bytes and bytes into rows (the embedded database has a thread of its own, db/embeddedDatabase.ts).
  */
 const ENTRY = new URL('./spreadsheetThread.mjs', import.meta.url);
 

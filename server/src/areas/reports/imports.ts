@@ -172,9 +172,11 @@ export function residualImport(processor: 'file' | 'TSYS' | 'PPS'): ImportSteps 
         if (build) made.push(build);
         state.set(month, build ? { build, rows: 0 } : 'live');
       }
-      // Each row's merchant by its key (a batch is a few thousand rows; hashing every merchant for each would cost
-      // more than the lookups). An unknown MID finds none here: the final check refuses it. The rows are written in
-      // the order of their agent, as a month's rows are kept (2026_12_07_0020_residuals_agent_order).
+      // Each row's merchant by its key (a batch is a few hundred to a few thousand rows; hashing every merchant for
+      // each would cost more than the lookups). An unknown MID finds none here: the final check refuses it. The rows
+      // are written in the order of their agent, as a month's rows are kept (2026_12_07_0020_residuals_agent_order):
+      // a month lies in a run of agents per batch (per megabyte on PostgreSQL; per 128 KB on the embedded database,
+      // whose months are small and whose statements must stay short, platform/importRows.ts).
       for (const { month } of months) {
         const s = state.get(month);
         if (typeof s !== 'object') continue;
