@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { jobPaths } from '@paydesk/domain';
 
 /**
  * npm run bench, part two: slow and heavy work must not slow sign-in down. The real server runs in a process of
@@ -95,6 +96,35 @@ async function signinTimes(until?: { done: boolean }): Promise<{ p50: number; p9
 }
 
 const admin = await signin('admin@paydesk.local');
+
+/**
+ * The server's start-up work, done before anything is timed: the live demo's catch-up (queued before the server
+ * listens) writes the days the data folder missed in one transaction, which held the embedded database's connection
+ * for about a second; landing in the "alone" row, it made that row's p95 larger and the 2× bound looser.
+ */
+async function startupWorkDone(): Promise<void> {
+  // At the large scale, days the bench's database missed take minutes to write.
+  const until = performance.now() + 20 * 60_000;
+  for (let polls = 0; ; polls++) {
+    const res = await fetch(`${base}${jobPaths.query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: admin },
+      body: JSON.stringify({
+        filters: [
+          { id: 'name', kind: 'select', values: ['demo.catch-up'] },
+          { id: 'state', kind: 'select', values: ['created', 'retry', 'active'] },
+        ],
+        pageSize: 25,
+      }),
+    });
+    if (res.status !== 200) throw new Error(`the jobs list answered ${res.status}: ${await res.text()}`);
+    if (((await res.json()) as { total: number }).total === 0) return;
+    if (polls === 0) console.log('Waiting for the live demo to catch up before timing sign-in…');
+    if (performance.now() > until) throw new Error('the live demo did not catch up within 20 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+await startupWorkDone();
 await signinTimes(); // warm-up
 
 /** The other users: a process of their own (contentionLoad.ts). */
