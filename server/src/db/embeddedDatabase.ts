@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -28,12 +29,19 @@ interface Answer {
 /** An error of the database as PGlite raised it: its message and PostgreSQL's fields (`code`, `detail`, …). */
 const raised = (error: NonNullable<Answer['error']>): Error => Object.assign(new Error(error.message), error);
 
+/**
+ * A parameter as the thread gets it. A view (a Buffer from Node's pool, a batch of a larger buffer) would be cloned
+ * with its whole buffer: it crosses as its own bytes.
+ */
+const exact = (v: unknown) =>
+  v instanceof Uint8Array && v.byteLength !== v.buffer.byteLength ? new Uint8Array(v) : v;
+
 export class EmbeddedDatabase {
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>();
   private ended: Error | null = null;
+  /** Set by the first close(). */
   private closing: Promise<void> | null = null;
-  closed = false;
 
   private constructor(
     private readonly worker: Worker,
@@ -50,7 +58,7 @@ export class EmbeddedDatabase {
     const end = (err: Error) => {
       // Ended by close(), or stopped by a failure (PGlite aborted, out of memory): then every statement from now on
       // fails with this error, and `onFailure` is told once (the server ends: main.ts).
-      const failed = !this.closed && !this.ended;
+      const failed = this.closing === null && this.ended === null;
       this.ended ??= err;
       for (const waiter of this.pending.values()) waiter.reject(this.ended);
       this.pending.clear();
@@ -76,22 +84,9 @@ export class EmbeddedDatabase {
       workerData: { dir, ...(data ? { dataDir: data } : {}) },
       ...(data ? { transferList: [data] } : {}),
     });
-    const listeners: {
-      message?: (m: unknown) => void;
-      error?: (e: Error) => void;
-      exit?: (code: number) => void;
-    } = {};
-    const started = await new Promise<{ ready: boolean; error?: Answer['error'] }>((resolve, reject) => {
-      listeners.message = (m) => resolve(m as { ready: boolean });
-      listeners.error = reject;
-      listeners.exit = (code) =>
-        reject(new Error(`The embedded database's thread ended (exit code ${code})`));
-      worker.once('message', listeners.message).once('error', listeners.error).once('exit', listeners.exit);
-    }).finally(() => {
-      if (listeners.message) worker.off('message', listeners.message);
-      if (listeners.error) worker.off('error', listeners.error);
-      if (listeners.exit) worker.off('exit', listeners.exit);
-    });
+    // Its first message says whether PGlite started (the entry answers either way); an error before it (the entry
+    // could not be loaded) rejects.
+    const [started] = (await once(worker, 'message')) as [{ ready: boolean; error?: Answer['error'] }];
     if (!started.ready) {
       await worker.terminate();
       throw raised(started.error ?? { message: 'The embedded database did not start' });
@@ -102,7 +97,7 @@ export class EmbeddedDatabase {
 
   private ask(request: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Answer> {
     if (this.ended) return Promise.reject(this.ended);
-    if (this.closed && request.op !== 'close')
+    if (this.closing && request.op !== 'close')
       return Promise.reject(new Error('The embedded database is closed'));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
@@ -126,10 +121,7 @@ export class EmbeddedDatabase {
     params: readonly unknown[] = [],
     blob?: Uint8Array,
   ): Promise<EmbeddedResult<R>> {
-    // A view (a Buffer from Node's pool, a batch of a larger buffer) would be cloned with its whole buffer: the
-    // thread gets the view's bytes alone.
-    const exact = (v: unknown) =>
-      v instanceof Uint8Array && v.byteLength !== v.buffer.byteLength ? new Uint8Array(v) : v;
+    // COPY data is a view of a batch buffer that is reused: a copy of its bytes crosses, transferred.
     const data = blob ? new Uint8Array(blob) : undefined;
     const answer = await this.ask(
       { op: 'query', sql, params: params.map(exact), ...(data ? { blob: data } : {}) },
@@ -156,7 +148,6 @@ export class EmbeddedDatabase {
   /** Closes the database (written to its folder) and ends its thread; every caller waits for the end. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.closed = true;
       try {
         if (!this.ended) await this.ask({ op: 'close' });
       } finally {

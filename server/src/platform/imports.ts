@@ -152,10 +152,11 @@ export async function stageImport(
     )
     .execute(db);
 
-  // Rows are staged by COPY in batches of about a megabyte (128 KB on the embedded database): the next batches are read while one is written (and
-  // applied, by `onStaged`), so the database works while the file is parsed. The file is read at most
-  // BATCHES_AHEAD batches ahead of the database, so memory stays at a few megabytes, and an apply step that takes
-  // longer now and then (the residual import attaching a month) does not hold the reading up.
+  // Rows are staged by COPY in batches of about a megabyte (128 KB on the embedded database, importRows.ts): the next
+  // batches are read while one is written (and applied, by `onStaged`), so the database works while the file is
+  // parsed. The file is read at most BATCHES_AHEAD batches ahead of the database, so memory stays at a few
+  // megabytes, and an apply step that takes longer now and then (the residual import attaching a month) does not
+  // hold the reading up.
   const names = ['row_no', ...columns.map((c) => stagingColumn(c.header))];
   let writing: Promise<unknown> = Promise.resolve();
   const ahead: Promise<unknown>[] = [];
