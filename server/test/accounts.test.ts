@@ -1,5 +1,9 @@
 import { CLIENT_SIGNIN_LIMIT, FORGOT_PASSWORD_MESSAGE } from '@paydesk/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checksStartedAhead } from '../src/areas/accounts/passwordAhead';
+import { isEmbedded } from '../src/db/pglite-dialect';
+import { hashPassword } from '../src/platform/crypto';
 import { addUser, Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -197,6 +201,105 @@ describe('sign-in', () => {
       .execute();
     expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['signin.success', 'signin.failure']));
     expect(rows.every((r) => r.ip === '127.0.0.1')).toBe(true);
+  });
+});
+
+describe('the password check started ahead (areas/accounts/passwordAhead.ts)', () => {
+  it('checks an address tried before while the sign-in waits for the embedded database', async () => {
+    if (!isEmbedded(t.db)) return; // PostgreSQL: a connection of the pool each, nothing to wait for
+    await addUser(t.db, 'ahead@paydesk.local', 'sales');
+    const client = new Client(t.app);
+    await client.signin('ahead@paydesk.local');
+    // Someone else's transaction holds the only connection until `release`.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = () => {};
+    const holds = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const other = t.db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      holding();
+      await held;
+    });
+    await holds;
+    const before = checksStartedAhead();
+    const signin = client.post(signinUrl, { email: 'ahead@paydesk.local', password: DEMO_PASSWORD });
+    let answered = false;
+    void signin.then(() => {
+      answered = true;
+    });
+    try {
+      // The check starts although the sign-in cannot open its transaction (with the check inside the
+      // transaction, nothing would start until `release`).
+      await vi.waitFor(() => expect(checksStartedAhead()).toBe(before + 1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+    } finally {
+      release();
+      await other;
+    }
+    expect((await signin).statusCode).toBe(200);
+  });
+
+  it('decides on the hash the transaction reads: a password changed since the last sign-in is checked again', async () => {
+    await addUser(t.db, 'rehashed@paydesk.local', 'sales');
+    const client = new Client(t.app);
+    await client.signin('rehashed@paydesk.local');
+    await t.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword('Other-Pass-2026!') })
+      .where('email', '=', 'rehashed@paydesk.local')
+      .execute();
+    const started = checksStartedAhead();
+    const old = await new Client(t.app).post(signinUrl, {
+      email: 'rehashed@paydesk.local',
+      password: DEMO_PASSWORD,
+    });
+    expect(old.statusCode).toBe(401);
+    // Checked early against the hash of the first sign-in (where the old password matched), then again.
+    expect(checksStartedAhead()).toBe(started + 1);
+    const fresh = await new Client(t.app).post(signinUrl, {
+      email: 'rehashed@paydesk.local',
+      password: 'Other-Pass-2026!',
+    });
+    expect(fresh.statusCode).toBe(200);
+    const user = await t.db
+      .selectFrom('users')
+      .select(['failed_signins'])
+      .where('email', '=', 'rehashed@paydesk.local')
+      .executeTakeFirstOrThrow();
+    expect(user.failed_signins).toBe(0);
+  });
+
+  it('counts a wrong password checked early as a failure, and answers an unknown address as before', async () => {
+    await addUser(t.db, 'early-wrong@paydesk.local', 'sales');
+    await new Client(t.app).signin('early-wrong@paydesk.local');
+    const started = checksStartedAhead();
+    const wrong = await new Client(t.app).post(signinUrl, {
+      email: 'early-wrong@paydesk.local',
+      password: 'Not-The-Pass-1!',
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(checksStartedAhead()).toBe(started + 1);
+    const user = await t.db
+      .selectFrom('users')
+      .select(['failed_signins'])
+      .where('email', '=', 'early-wrong@paydesk.local')
+      .executeTakeFirstOrThrow();
+    expect(user.failed_signins).toBe(1);
+
+    // An address without an account is remembered with the decoy's hash: its second try is checked early too,
+    // exactly as an account's, and answered alike.
+    const unknown = { email: 'nobody-ahead@paydesk.local', password: 'Some-Pass-2026!' };
+    const first = await new Client(t.app).post(signinUrl, unknown);
+    const afterFirst = checksStartedAhead();
+    const second = await new Client(t.app).post(signinUrl, unknown);
+    expect(checksStartedAhead()).toBe(afterFirst + 1);
+    expect([first.statusCode, second.statusCode]).toEqual([401, 401]);
+    expect(second.json().message).toBe(wrong.json().message);
   });
 });
 

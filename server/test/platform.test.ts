@@ -67,6 +67,17 @@ describe('the route catalog and the database agree on scoping', () => {
         handler: async () => ({}),
       }),
     ).toThrow(/Public route/);
+    // Work started before the session is known is a public route's only.
+    expect(() =>
+      route(app, deps, {
+        method: 'POST',
+        url: '/z',
+        access: 'session',
+        scope: 'platform',
+        ahead: () => undefined,
+        handler: async () => ({}),
+      }),
+    ).toThrow(/only a public route may start work ahead/);
   });
 
   it('every export, import and billing run takes its turn as bulk work, and sign-in goes before it', () => {

@@ -16,9 +16,9 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 
 /** A hash to verify against when the user does not exist, so timing does not tell whether it does. */
 let decoy: Promise<string> | null = null;
-export async function verifyDecoy(password: string): Promise<void> {
+export function decoyHash(): Promise<string> {
   decoy ??= hashPassword(randomToken());
-  await verifyPassword(await decoy, password);
+  return decoy;
 }
 
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');

@@ -124,6 +124,11 @@ export interface RouteSpec<
   rateLimit?: RateLimitName;
   /** The route signs a user in: bulk work waits while it runs (platform/signinFirst.ts). */
   signsIn?: true;
+  /**
+   * Work started, not awaited, once the input is valid and before the request waits for a connection: a sign-in
+   * starts its password check (areas/accounts/passwordAhead.ts). Public routes only; it must not throw.
+   */
+  ahead?: (ctx: { input: z.output<S>; req: FastifyRequest }) => void;
   /** An export or an import: it runs in its turn, one at a time (platform/signinFirst.ts). */
   bulk?: true;
   /**
@@ -151,6 +156,10 @@ export interface EndpointRouteSpec<
   file?: boolean;
   rateLimit?: RateLimitName;
   signsIn?: true;
+  ahead?: (ctx: {
+    input: E['input'] extends z.ZodType ? z.output<E['input']> : Record<string, never>;
+    req: FastifyRequest;
+  }) => void;
   bulk?: true;
   prepare?: (
     ctx: PrepareContext<
@@ -320,8 +329,12 @@ function checkSpec(spec: {
   access: Access;
   scope: Scope;
   prepare?: unknown;
+  ahead?: unknown;
 }) {
   const name = String(spec.url);
+  // Started before the session is known: nothing a caller's permission would guard.
+  if (spec.ahead && spec.access !== 'public')
+    throw new Error(`Route ${name}: only a public route may start work ahead of its transaction`);
   // The work before the transaction runs as the server's role, in no ISO's scope: for internal staff only.
   if (spec.prepare && spec.scope !== 'staffOnly')
     throw new Error(`Route ${name}: only a 'staffOnly' route may prepare work before its transaction`);
@@ -336,7 +349,7 @@ function checkSpec(spec: {
 /**
  * Declares one endpoint: its input schema, who may call it, whose data it touches and its handler. The
  * platform does the rest in this order: read an upload's body whole and bounded (platform/uploads.ts), refuse
- * control characters and validate input (400), open the transaction, find the session (401), check the permission and the scope (403), scope the transaction, run
+ * control characters and validate input (400), start any work `ahead`, open the transaction, find the session (401), check the permission and the scope (403), scope the transaction, run
  * the handler, commit, then run any after-commit work on the same connection.
  */
 export function route<
@@ -362,11 +375,12 @@ export function route(
 function fromEndpoint(
   given: EndpointRouteSpec<Endpoint, Access, z.ZodType>,
 ): RouteSpec<z.ZodType, Access, z.ZodType> {
-  const { endpoint, handler, prepare, ...rest } = given;
+  const { endpoint, handler, prepare, ahead, ...rest } = given;
   const output = endpoint.output;
   return {
     ...rest,
     ...(prepare ? { prepare: (ctx) => prepare(ctx as never) } : {}),
+    ...(ahead ? { ahead: (ctx) => ahead(ctx as never) } : {}),
     method: endpoint.method,
     url: endpoint.path,
     ...(endpoint.input ? { input: endpoint.input } : {}),
@@ -433,6 +447,7 @@ function registerRoute(
             ? (spec.query ?? nothing).safeParse(req.query ?? {})
             : { success: true as const, data: {} };
         if (!query.success) throw new AppError('bad_request', readableIssues(query.error.issues));
+        spec.ahead?.({ input: parsed.data, req });
         const after: ((connection: Db) => Promise<void>)[] = [];
         /** The session's user, allowed to call the route (401, 403 otherwise); null for a public route. */
         const caller = async (trx: Db): Promise<RequestUser | null> => {

@@ -20,6 +20,7 @@ import {
   setSessionCookies,
   toSessionUser,
 } from '../../platform/sessions';
+import { checkPasswordAhead, passwordMatches } from './passwordAhead';
 import { capabilitiesOf, createUser, findUserByEmail, isoNameOf } from './queries';
 import {
   checkSignin,
@@ -43,6 +44,8 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'platform',
     rateLimit: 'signin',
     signsIn: true,
+    // The password's check starts now if the address was tried before, while the sign-in waits for a connection.
+    ahead: ({ input, req }) => checkPasswordAhead(req, input.email, input.password),
     handler: async ({ input, db, req, reply }) => {
       const refuse = (status: number, message: string) => {
         reply.code(status);
@@ -60,9 +63,10 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
         return refuse(429, clientThrottleMessage(throttled));
       }
       const user = await findUserByEmail(db, input.email);
+      const matches = (hash: string) => passwordMatches(req, input.email, hash, input.password);
       const outcome = user
-        ? await checkSignin(db, user, input.password)
-        : await checkUnknownSignin(db, input.email, input.password);
+        ? await checkSignin(db, user, matches)
+        : await checkUnknownSignin(db, input.email, matches);
       if (!user || outcome.kind !== 'ok') {
         await recordClientFailure(db, req.ip);
         const reason = !user ? 'unknown email' : outcome.kind === 'wrong' ? 'wrong password' : outcome.kind;

@@ -9,7 +9,7 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect';
 import type { UserRecord } from '../../db/schema';
-import { hashPassword, sha256, verifyDecoy, verifyPassword } from '../../platform/crypto';
+import { decoyHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto';
 import { badRequest } from '../../platform/errors';
 import { recentPasswordHashes, setPassword } from './queries';
 
@@ -36,15 +36,18 @@ function lockState(lockedUntil: Date | string | null, now: number): SigninOutcom
   return null;
 }
 
+/** Whether the password given matches a hash (areas/accounts/passwordAhead.ts: possibly checked already). */
+export type PasswordCheck = (hash: string) => Promise<boolean>;
+
 /**
  * Checks a password and keeps the lockout count: the 10th failure in a row locks the account for 30
  * minutes; a success clears the count. A locked account is refused without checking the password.
  */
-export async function checkSignin(db: Db, user: UserRecord, password: string): Promise<SigninOutcome> {
+export async function checkSignin(db: Db, user: UserRecord, matches: PasswordCheck): Promise<SigninOutcome> {
   const now = Date.now();
   const locked = lockState(user.locked_until, now);
   if (locked) return locked;
-  if (!(await verifyPassword(user.password_hash, password))) {
+  if (!(await matches(user.password_hash))) {
     const failures = user.failed_signins + 1;
     const lockedNow = failures >= MAX_FAILED_SIGNINS;
     await db
@@ -71,13 +74,17 @@ export async function checkSignin(db: Db, user: UserRecord, password: string): P
  * A sign-in for an e-mail address that has no account fails exactly as a wrong password does, including the
  * lock after the same number of failures, so the answers never tell which addresses have accounts.
  */
-export async function checkUnknownSignin(db: Db, email: string, password: string): Promise<SigninOutcome> {
+export async function checkUnknownSignin(
+  db: Db,
+  email: string,
+  matches: PasswordCheck,
+): Promise<SigninOutcome> {
   const now = Date.now();
   const key = `email:${sha256(email)}`;
   const row = await db.selectFrom('signin_throttle').selectAll().where('key', '=', key).executeTakeFirst();
   const locked = lockState(row?.locked_until ?? null, now);
   if (locked) return locked;
-  await verifyDecoy(password);
+  await matches(await decoyHash());
   const failures = (row && !row.locked_until ? row.failures : 0) + 1;
   const lockedNow = failures >= MAX_FAILED_SIGNINS;
   const values = lockedNow
