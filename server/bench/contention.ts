@@ -24,8 +24,8 @@ const which = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'Bench-Pass-2026!';
 /**
  * Sign-ins timed per row (at least). A p95 of 30 is their second slowest: one unlucky sign-in more or less (a long
- * statement under way as it came, argon2 waiting for a busy core) moved the heavy row by half its value from run to run, and the verdict
- * with it (docs/bench.md, 2026-11-28). Of 100 it is the sixth slowest, which is what a p95 means.
+ * statement under way as it came, argon2 waiting for a busy core) moved the heavy row by half its value from run to
+ * run, and the verdict with it (docs/bench.md, 2026-11-28). Of 100 it is the sixth slowest, which is what a p95 means.
  */
 const SIGNINS = Number(process.env.BENCH_CONTENTION_SIGNINS ?? 100);
 const repo = path.resolve(import.meta.dirname, '../..');

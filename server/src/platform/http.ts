@@ -349,8 +349,9 @@ function checkSpec(spec: {
 /**
  * Declares one endpoint: its input schema, who may call it, whose data it touches and its handler. The
  * platform does the rest in this order: read an upload's body whole and bounded (platform/uploads.ts), refuse
- * control characters and validate input (400), start any work `ahead`, open the transaction, find the session (401), check the permission and the scope (403), scope the transaction, run
- * the handler, commit, then run any after-commit work on the same connection.
+ * control characters and validate input (400), start any work `ahead`, open the transaction, find the session (401),
+ * check the permission and the scope (403), scope the transaction, run the handler, commit, then run any
+ * after-commit work on the same connection.
  */
 export function route<
   E extends Endpoint,

@@ -8,11 +8,12 @@ import { verifyPassword } from '../../platform/crypto';
  * transaction had read the account: on the embedded database, whose one connection a transaction holds from `begin`
  * to `commit`, a sign-in arriving during someone else's transaction (an import's publishing step, ISO analytics
  * recomputed after a change: 25–50 ms on a busy machine) waited for it, then held the connection through its own
- * argon2, so nobody else's statement ran meanwhile. Now, when the address has been signed in to before, its check
+ * argon2, so nobody else's statement ran meanwhile. Now, when the address has been tried before, its check
  * starts as the request arrives, against the hash the last sign-in read, and runs while the sign-in waits for the
  * connection. The transaction then reads the account as before; the early check's answer is used only if the hash it
  * checked is the one the transaction read (a password changed since is checked again, inside). What a sign-in
- * decides, and when it refuses, is exactly as before (docs/architecture.md, *Sign-in*).
+ * decides, and when it refuses, is exactly as before (docs/architecture.md, *Sign-in before bulk work*;
+ * docs/security.md).
  *
  * - **Addresses without an account** are remembered with the decoy's hash (platform/crypto.ts), so whether a
  *   sign-in is checked early tells only whether its address was tried before since the server started, never
