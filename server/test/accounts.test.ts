@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checksStartedAhead } from '../src/areas/accounts/passwordAhead';
 import { isEmbedded } from '../src/db/pglite-dialect';
 import { hashPassword } from '../src/platform/crypto';
+import { deferred } from './deferred';
 import { addUser, Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -205,6 +206,15 @@ describe('sign-in', () => {
 });
 
 describe('the password check started ahead (areas/accounts/passwordAhead.ts)', () => {
+  const failedSignins = async (email: string) =>
+    (
+      await t.db
+        .selectFrom('users')
+        .select('failed_signins')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow()
+    ).failed_signins;
+
   // On PostgreSQL each request has a connection of the pool: there is no single connection to wait for.
   it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
     'checks an address tried before while the sign-in waits for the embedded database',
@@ -213,21 +223,15 @@ describe('the password check started ahead (areas/accounts/passwordAhead.ts)', (
       await addUser(t.db, 'ahead@paydesk.local', 'sales');
       const client = new Client(t.app);
       await client.signin('ahead@paydesk.local');
-      // Someone else's transaction holds the only connection until `release`.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let holding = () => {};
-      const holds = new Promise<void>((resolve) => {
-        holding = resolve;
-      });
+      // Someone else's transaction holds the only connection until `held` is resolved.
+      const held = deferred();
+      const holding = deferred();
       const other = t.db.transaction().execute(async (trx) => {
         await sql`select 1`.execute(trx);
-        holding();
-        await held;
+        holding.resolve();
+        await held.promise;
       });
-      await holds;
+      await holding.promise;
       const before = checksStartedAhead();
       const signin = client.post(signinUrl, { email: 'ahead@paydesk.local', password: DEMO_PASSWORD });
       let answered = false;
@@ -241,7 +245,7 @@ describe('the password check started ahead (areas/accounts/passwordAhead.ts)', (
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(answered).toBe(false);
       } finally {
-        release();
+        held.resolve();
         await other;
       }
       expect((await signin).statusCode).toBe(200);
@@ -270,12 +274,7 @@ describe('the password check started ahead (areas/accounts/passwordAhead.ts)', (
       password: 'Other-Pass-2026!',
     });
     expect(fresh.statusCode).toBe(200);
-    const user = await t.db
-      .selectFrom('users')
-      .select(['failed_signins'])
-      .where('email', '=', 'rehashed@paydesk.local')
-      .executeTakeFirstOrThrow();
-    expect(user.failed_signins).toBe(0);
+    expect(await failedSignins('rehashed@paydesk.local')).toBe(0);
   });
 
   it('counts a wrong password checked early as a failure, and answers an unknown address as before', async () => {
@@ -288,12 +287,7 @@ describe('the password check started ahead (areas/accounts/passwordAhead.ts)', (
     });
     expect(wrong.statusCode).toBe(401);
     expect(checksStartedAhead()).toBe(started + 1);
-    const user = await t.db
-      .selectFrom('users')
-      .select(['failed_signins'])
-      .where('email', '=', 'early-wrong@paydesk.local')
-      .executeTakeFirstOrThrow();
-    expect(user.failed_signins).toBe(1);
+    expect(await failedSignins('early-wrong@paydesk.local')).toBe(1);
 
     // An address without an account is remembered with the decoy's hash: its second try is checked early too,
     // exactly as an account's, and answered alike.

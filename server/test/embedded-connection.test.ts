@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { type Connected, connect } from '../src/db/connect';
 import { holdsOnlyConnection, Mutex, urgently } from '../src/db/pglite-dialect';
 import { bulkStep, signingIn } from '../src/platform/signinFirst';
+import { deferred } from './deferred';
 import { migratedDatabase } from './helpers';
 
 /**
@@ -10,14 +11,6 @@ import { migratedDatabase } from './helpers';
  * waiting for the connection goes first, and bulk work holding it does not wait for a sign-in that waits for it.
  */
 
-/** A promise and the function that settles it. */
-function deferred() {
-  let resolve: () => void = () => {};
-  const promise = new Promise<void>((res) => {
-    resolve = res;
-  });
-  return { promise, resolve };
-}
 /** Lets every settled promise's callbacks run (a turn of the event loop; no timer is involved). */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 

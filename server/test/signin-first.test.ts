@@ -8,22 +8,13 @@ import {
   inBulkTurn,
   signingIn,
 } from '../src/platform/signinFirst';
+import { deferred } from './deferred';
 
 /**
  * Sign-in before bulk work (platform/signinFirst.ts): the order of events is checked with the clock under the
  * test's control, so nothing here depends on how fast the machine is.
  */
 
-/** A promise and the functions that settle it. */
-function deferred<T = void>() {
-  let resolve: (value: T) => void = () => {};
-  let reject: (err: Error) => void = () => {};
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 /** Lets every settled promise's callbacks run. */
 const settle = () => vi.advanceTimersByTimeAsync(0);
 const request = () => ({}) as FastifyRequest;
