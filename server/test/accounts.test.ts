@@ -1,10 +1,9 @@
 import { CLIENT_SIGNIN_LIMIT, FORGOT_PASSWORD_MESSAGE } from '@paydesk/domain';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checksStartedAhead } from '../src/areas/accounts/passwordAhead';
 import { isEmbedded } from '../src/db/pglite-dialect';
 import { hashPassword } from '../src/platform/crypto';
-import { deferred } from './deferred';
+import { holdTransaction } from './deferred';
 import { addUser, Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -223,15 +222,8 @@ describe('the password check started ahead (areas/accounts/passwordAhead.ts)', (
       await addUser(t.db, 'ahead@paydesk.local', 'sales');
       const client = new Client(t.app);
       await client.signin('ahead@paydesk.local');
-      // Someone else's transaction holds the only connection until `held` is resolved.
-      const held = deferred();
-      const holding = deferred();
-      const other = t.db.transaction().execute(async (trx) => {
-        await sql`select 1`.execute(trx);
-        holding.resolve();
-        await held.promise;
-      });
-      await holding.promise;
+      // Someone else's transaction holds the only connection until it is released.
+      const other = await holdTransaction(t.db);
       const before = checksStartedAhead();
       const signin = client.post(signinUrl, { email: 'ahead@paydesk.local', password: DEMO_PASSWORD });
       let answered = false;
@@ -245,8 +237,7 @@ describe('the password check started ahead (areas/accounts/passwordAhead.ts)', (
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(answered).toBe(false);
       } finally {
-        held.resolve();
-        await other;
+        await other.release();
       }
       expect((await signin).statusCode).toBe(200);
     },

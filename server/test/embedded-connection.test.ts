@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { type Connected, connect } from '../src/db/connect';
 import { holdsOnlyConnection, Mutex, urgently } from '../src/db/pglite-dialect';
 import { bulkStep, signingIn } from '../src/platform/signinFirst';
-import { deferred } from './deferred';
+import { deferred, holdTransaction } from './deferred';
 import { migratedDatabase } from './helpers';
 
 /**
@@ -76,22 +76,14 @@ describe('a sign-in on the embedded database', () => {
 
   it('runs before the statements that were waiting for the connection before it', async () => {
     const order: string[] = [];
-    const held = deferred();
-    const opened = deferred();
-    const transaction = embedded.db.transaction().execute(async (trx) => {
-      await sql`select 1`.execute(trx);
-      opened.resolve();
-      await held.promise;
-    });
-    await opened.promise;
+    const transaction = await holdTransaction(embedded.db);
     const dashboard = sql`select 'dashboard'`.execute(embedded.db).then(() => order.push('dashboard'));
     await settle();
     const signin = signingIn(() => sql`select 'sign-in'`.execute(embedded.db)).then(() =>
       order.push('sign-in'),
     );
     await settle();
-    held.resolve();
-    await Promise.all([transaction, dashboard, signin]);
+    await Promise.all([transaction.release(), dashboard, signin]);
     expect(order).toEqual(['sign-in', 'dashboard']);
   });
 });
