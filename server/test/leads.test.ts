@@ -4,7 +4,7 @@ import { APPROVAL_PAGE_TEXT, CHECK_STALE_AFTER_MS, leadsEndpoints, leadsPaths } 
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { type CheckProvider, SandboxChecks, TinCheckProvider } from '../src/areas/leads/checks';
 import { loadConfig } from '../src/config';
@@ -413,11 +413,13 @@ describe('steps and checks', () => {
     expect(datax.runtime_status).toBe('finished');
   });
 
-  it('counts a check started more than 15 minutes ago as stopped (fake clock), and lets it be re-run', async () => {
+  // The check's start is moved back rather than the clock forward: the job workers of this process share its clock,
+  // and pg-boss's worker, having polled while the clock was ahead, would wait the difference before polling again.
+  it('counts a check started more than 15 minutes ago as stopped, and lets it be re-run', async () => {
     const c = await sales();
     const leadId = sandboxLeadId(9);
     ok(await c.post(leadsPaths.addLead, leadForm(leadId)));
-    const startedAt = new Date();
+    const startedAt = new Date(Date.now() - CHECK_STALE_AFTER_MS + 60_000);
     await db
       .insertInto('lead_checks')
       .values({
@@ -434,23 +436,19 @@ describe('steps and checks', () => {
     expect((await c.post(leadsPaths.runChecks, { lead_id: leadId, check_name: 'DataX' })).statusCode).toBe(
       409,
     );
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(startedAt.getTime() + CHECK_STALE_AFTER_MS - 1000);
-      answer = ok(await c.post(leadsPaths.getChecks, { lead_id: leadId }));
-      expect(answer.checks[0].runtime_status).toBe('started');
-      vi.setSystemTime(startedAt.getTime() + CHECK_STALE_AFTER_MS + 1000);
-      answer = ok(await c.post(leadsPaths.getChecks, { lead_id: leadId }));
-      expect(answer.checks[0]).toMatchObject({
-        runtime_status: 'stopped',
-        error_msg: 'The check did not finish within 15 minutes',
-      });
-      expect(answer.polling).toBe(false);
-      const rerun = ok(await c.post(leadsPaths.runChecks, { lead_id: leadId, check_name: 'DataX' }));
-      expect(rerun.checks[0].runtime_status).toBe('initiated');
-    } finally {
-      vi.useRealTimers();
-    }
+    await db
+      .updateTable('lead_checks')
+      .set({ started_at: new Date(Date.now() - CHECK_STALE_AFTER_MS - 60_000) })
+      .where('lead_id', '=', leadId)
+      .execute();
+    answer = ok(await c.post(leadsPaths.getChecks, { lead_id: leadId }));
+    expect(answer.checks[0]).toMatchObject({
+      runtime_status: 'stopped',
+      error_msg: 'The check did not finish within 15 minutes',
+    });
+    expect(answer.polling).toBe(false);
+    const rerun = ok(await c.post(leadsPaths.runChecks, { lead_id: leadId, check_name: 'DataX' }));
+    expect(rerun.checks[0].runtime_status).toBe('initiated');
   });
 
   it('takes a real PDF for LexisNexis and refuses anything else by its content, marking the check stopped', async () => {
@@ -595,7 +593,7 @@ describe('approval by the e-mailed link', () => {
     expect(decisions.length).toBeGreaterThan(0);
   });
 
-  it('refuses a link after it expires (fake clock), and an unknown one, with the same message', async () => {
+  it('refuses a link after it expires, and an unknown one, with the same message', async () => {
     const { leadId } = await leadWithChecks(12);
     const { token } = await sendForApproval(leadId);
     const row = await db
@@ -603,14 +601,16 @@ describe('approval by the e-mailed link', () => {
       .select('expires_on')
       .where('lead_id', '=', leadId)
       .executeTakeFirstOrThrow();
-    vi.useFakeTimers({ toFake: ['Date'] });
+    // The link's expiry is moved back for a moment, not the clock forward (the job workers share the clock).
+    const expire = (expires_on: Date) =>
+      db.updateTable('lead_approvals').set({ expires_on }).where('lead_id', '=', leadId).execute();
+    await expire(new Date(Date.now() - 1000));
     try {
-      vi.setSystemTime(new Date(row.expires_on).getTime() + 1000);
       const late = await publicPost(leadsPaths.approve, { app_id: token, approved: 1 });
       expect(late.statusCode).toBe(404);
       expect(late.json().message).toBe(APPROVAL_PAGE_TEXT.invalid);
     } finally {
-      vi.useRealTimers();
+      await expire(new Date(row.expires_on));
     }
     const unknown = await publicPost(leadsPaths.getApproval, {
       app_id: randomBytes(32).toString('base64url'),
