@@ -1,8 +1,9 @@
+import * as argon2 from '@node-rs/argon2';
 import { CLIENT_SIGNIN_LIMIT, FORGOT_PASSWORD_MESSAGE } from '@paydesk/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checksStartedAhead } from '../src/areas/accounts/passwordAhead';
 import { isEmbedded } from '../src/db/pglite-dialect';
-import { hashPassword } from '../src/platform/crypto';
+import { hashPassword, needsRehash } from '../src/platform/crypto';
 import { holdTransaction } from './deferred';
 import { addUser, Client, DEMO_PASSWORD, type TestApp, testApp } from './helpers';
 
@@ -201,6 +202,83 @@ describe('sign-in', () => {
       .execute();
     expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['signin.success', 'signin.failure']));
     expect(rows.every((r) => r.ip === '127.0.0.1')).toBe(true);
+  });
+});
+
+describe('a password hash made at an earlier cost', () => {
+  const email = 'old-cost@paydesk.local';
+  const stored = () =>
+    t.db
+      .selectFrom('users')
+      .select(['id', 'password_hash', 'password_changed_at'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+
+  it('is made again at the current cost when its owner signs in, and nothing else changes', async () => {
+    await addUser(t.db, email, 'sales');
+    // The cost every hash had before (OWASP's 19 MiB × 2), made here with the library itself, not hashPassword.
+    const oldHash = await argon2.hash(DEMO_PASSWORD, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    expect(oldHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const { id } = await stored();
+    await t.db.updateTable('users').set({ password_hash: oldHash }).where('id', '=', id).execute();
+    const before = await stored();
+    const history = async () =>
+      (await t.db.selectFrom('password_history').select('password_hash').where('user_id', '=', id).execute())
+        .length;
+    const historyBefore = await history();
+
+    const first = await new Client(t.app).post(signinUrl, { email, password: DEMO_PASSWORD });
+    expect(first.statusCode).toBe(200);
+    const after = await stored();
+    expect(after.password_hash).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+    expect(await argon2.verify(after.password_hash, DEMO_PASSWORD)).toBe(true);
+    expect(await argon2.verify(after.password_hash, 'Not-The-Pass-1!')).toBe(false);
+    // The same password: its history and the date it was set stay as they were.
+    expect(await history()).toBe(historyBefore);
+    expect(after.password_changed_at).toEqual(before.password_changed_at);
+    const audits = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('subject', '=', email)
+      .where('action', '=', 'signin.success')
+      .execute();
+    expect(audits.map((a) => a.details.rehashed ?? false)).toEqual([true]);
+
+    // The next sign-in finds the current cost and writes nothing.
+    const second = await new Client(t.app).post(signinUrl, { email, password: DEMO_PASSWORD });
+    expect(second.statusCode).toBe(200);
+    expect((await stored()).password_hash).toBe(after.password_hash);
+  });
+
+  it('is left alone when the password given does not match', async () => {
+    const other = 'old-cost-wrong@paydesk.local';
+    await addUser(t.db, other, 'sales');
+    const oldHash = await argon2.hash(DEMO_PASSWORD, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    await t.db.updateTable('users').set({ password_hash: oldHash }).where('email', '=', other).execute();
+    const wrong = await new Client(t.app).post(signinUrl, { email: other, password: 'Not-The-Pass-1!' });
+    expect(wrong.statusCode).toBe(401);
+    const row = await t.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', other)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toBe(oldHash);
+  });
+
+  it('needsRehash: another cost, another variant or not argon2 at all', async () => {
+    expect(needsRehash(await hashPassword('Some-Pass-2026!'))).toBe(false);
+    expect(needsRehash(await argon2.hash('x', { memoryCost: 19_456, timeCost: 2, parallelism: 1 }))).toBe(
+      true,
+    );
+    expect(needsRehash(await argon2.hash('x', { memoryCost: 7_168, timeCost: 5, parallelism: 2 }))).toBe(
+      true,
+    );
+    // argon2i (algorithm 1), at the current cost.
+    expect(
+      needsRehash(await argon2.hash('x', { memoryCost: 7_168, timeCost: 5, parallelism: 1, algorithm: 1 })),
+    ).toBe(true);
+    expect(needsRehash('$2b$12$abcdefghijklmnopqrstuv')).toBe(true);
+    expect(needsRehash('')).toBe(true);
   });
 });
 

@@ -41,6 +41,16 @@ export function checkPasswordAhead(req: FastifyRequest, email: string, password:
   startedAhead++;
 }
 
+/** Remembers `hash` as the address's (the last read, or the one just written), the least recently tried forgotten. */
+export function rememberHash(email: string, hash: string): void {
+  lastHashes.delete(email);
+  lastHashes.set(email, hash);
+  if (lastHashes.size > REMEMBERED) {
+    const oldest = lastHashes.keys().next().value;
+    if (oldest !== undefined) lastHashes.delete(oldest);
+  }
+}
+
 /**
  * Whether `password` matches `hash`, the hash `req`'s transaction read for `email` (the decoy's when it has no
  * account): the early check's answer when it checked that hash, else a check now. Remembers the hash for the
@@ -52,12 +62,7 @@ export function passwordMatches(
   hash: string,
   password: string,
 ): Promise<boolean> {
-  lastHashes.delete(email);
-  lastHashes.set(email, hash);
-  if (lastHashes.size > REMEMBERED) {
-    const oldest = lastHashes.keys().next().value;
-    if (oldest !== undefined) lastHashes.delete(oldest);
-  }
+  rememberHash(email, hash);
   const ahead = early.get(req);
   early.delete(req);
   return ahead?.hash === hash ? ahead.matches : verifyPassword(hash, password);

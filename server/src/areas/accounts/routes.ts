@@ -8,7 +8,7 @@ import {
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../../platform/audit';
-import { hashPassword, randomToken, sha256, verifyPassword } from '../../platform/crypto';
+import { hashPassword, needsRehash, randomToken, sha256, verifyPassword } from '../../platform/crypto';
 import { AppError, badRequest, forbidden } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import {
@@ -20,7 +20,7 @@ import {
   setSessionCookies,
   toSessionUser,
 } from '../../platform/sessions';
-import { checkPasswordAhead, passwordMatches } from './passwordAhead';
+import { checkPasswordAhead, passwordMatches, rememberHash } from './passwordAhead';
 import { capabilitiesOf, createUser, findUserByEmail, isoNameOf } from './queries';
 import {
   checkSignin,
@@ -85,6 +85,19 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
         return refuse(401, WRONG_CREDENTIALS);
       }
       const actor = { id: user.id, email: user.email };
+      // A hash made at an earlier cost (platform/crypto.ts) is made again now that the password is known to match:
+      // the same password, so neither its history nor the date it was set changes.
+      const rehashed = needsRehash(user.password_hash);
+      if (rehashed) {
+        const fresh = await hashPassword(input.password);
+        await db
+          .updateTable('users')
+          .set({ password_hash: fresh })
+          .where('id', '=', user.id)
+          .where('password_hash', '=', user.password_hash)
+          .execute();
+        rememberHash(input.email, fresh);
+      }
       const { token, publicId } = await createSession(db, user.id, req);
       setSessionCookies(req, reply, token, user.email, user.department);
       await audit(db, {
@@ -92,7 +105,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
         action: 'signin.success',
         subject: user.email,
         ip: req.ip,
-        details: { session: publicId },
+        details: rehashed ? { session: publicId, rehashed: true } : { session: publicId },
       });
       const sessionUser = toSessionUser({
         id: user.id,
