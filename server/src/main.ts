@@ -17,6 +17,7 @@ import { Jobs } from './platform/jobs';
 import { Mailer } from './platform/mailer';
 import { configurePiiKeys } from './platform/pii';
 import { SpreadsheetThread } from './platform/spreadsheetThreads';
+import { putSignInFirst } from './platform/threadPriority';
 
 const config = loadConfig();
 const connected = await connect({
@@ -83,6 +84,7 @@ const liveDemo = definitions.includes(liveDemoJob);
 if (liveDemo) await jobs.send(liveDemoJob, {});
 const app = await buildApp({ db, config, mailer, jobs, crm }, { logger: { level: config.LOG_LEVEL } });
 await SpreadsheetThread.warm();
+await putSignInFirst();
 await app.listen({ port: config.PORT, host: config.HOST });
 
 const database = kind === 'pglite' ? `embedded PGlite (${config.pgliteDir})` : 'PostgreSQL (DATABASE_URL)';

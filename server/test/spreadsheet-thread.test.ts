@@ -1,7 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FromWorkbook, ToWorkbook } from '../src/platform/spreadsheetThread';
 import { SpreadsheetThread } from '../src/platform/spreadsheetThreads';
+import { MAIN_THREAD_NICE } from '../src/platform/threadPriority';
 
 /**
  * The spreadsheet thread that writes exports and reads uploads: it runs at a lower priority than the rest of the
@@ -82,4 +85,29 @@ describe('the spreadsheet thread', () => {
     await thread.stop();
     await expect(answer).rejects.toThrow(/spreadsheet thread ended before its work was done/);
   });
+});
+
+describe('sign-in first (platform/threadPriority.ts)', () => {
+  it.runIf(process.platform === 'linux')(
+    'the server lowers its main thread; the threads that hash passwords keep their priority',
+    async () => {
+      // In a process of its own: lowering this test process's thread would stay for the rest of its tests.
+      const child = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/signInFirst.ts')],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      const report = JSON.parse(child.stdout.trim().split('\n').pop() ?? '[]') as {
+        main: boolean;
+        nice: number;
+        ticks: number;
+      }[];
+      expect(report.find((t) => t.main)?.nice).toBe(MAIN_THREAD_NICE);
+      // 40 hashes are about 0.3 s of a core (30 ticks of 10 ms), nearly all on libuv's pool, not the main thread.
+      const hashing = report.filter((t) => !t.main && t.ticks > 0);
+      expect(hashing.reduce((sum, t) => sum + t.ticks, 0)).toBeGreaterThanOrEqual(15);
+      expect(hashing.every((t) => t.nice === 0)).toBe(true);
+    },
+  );
 });
