@@ -4,9 +4,9 @@ import { hash, parseOptions, verify } from '@node-rs/argon2';
 /**
  * argon2id at the cost OWASP's Password Storage Cheat Sheet lists as equal in strength to its first choice
  * (19 MiB × 2 passes): 7 MiB × 5 passes, one lane. The same work in a working set a third the size: beside a busy
- * database on two cores (whose scans fill the shared cache) it answers in about half the time of 19 MiB × 2, which is
- * what keeps sign-in within twice its time alone under heavy work (docs/bench.md, issue 18). A hash stored at any
- * other cost is replaced at its owner's next sign-in (needsRehash).
+ * database on two cores (whose scans fill the shared cache) it answers in about half the time of 19 MiB × 2, and a
+ * sign-in under heavy work took about a third less (docs/bench.md, issue 18). A hash stored at any other cost is
+ * replaced at its owner's next sign-in (needsRehash).
  */
 export const ARGON2 = { memoryCost: 7_168, timeCost: 5, parallelism: 1 } as const;
 const ARGON2ID_PREFIX = '$argon2id$';

@@ -19,5 +19,10 @@ export async function putSignInFirst(): Promise<void> {
   if (process.platform !== 'linux') return;
   // Any file operation runs on libuv's pool: after it, the pool's threads exist, started at this thread's priority.
   await access(import.meta.filename);
-  if (os.getPriority(0) < MAIN_THREAD_NICE) os.setPriority(0, MAIN_THREAD_NICE);
+  try {
+    if (os.getPriority(0) < MAIN_THREAD_NICE) os.setPriority(0, MAIN_THREAD_NICE);
+  } catch (err) {
+    // A sandbox that refuses even lowering: the server runs as before.
+    console.warn(`The main thread's priority was left as it was (${(err as Error).message}).`);
+  }
 }
