@@ -64,6 +64,7 @@ import * as achSearchCover from './2026_12_08_0010_ach_search_cover';
 import * as biClosedColumns from './2026_12_08_0020_bi_closed_columns';
 import * as biGroupApprovals from './2026_12_08_0030_bi_group_approvals';
 import * as residualBuilds from './2026_12_08_0040_residual_builds';
+import * as achFileDateCover from './2026_12_08_0050_ach_file_date_cover';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -132,4 +133,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_08_0020_bi_closed_columns': biClosedColumns,
   '2026_12_08_0030_bi_group_approvals': biGroupApprovals,
   '2026_12_08_0040_residual_builds': residualBuilds,
+  '2026_12_08_0050_ach_file_date_cover': achFileDateCover,
 };
