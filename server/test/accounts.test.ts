@@ -206,6 +206,8 @@ describe('sign-in', () => {
 });
 
 describe('a password hash made at an earlier cost', () => {
+  // The cost every hash had before (OWASP's 19 MiB × 2), made with the library itself, not hashPassword.
+  const OLD_COST = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
   const email = 'old-cost@paydesk.local';
   const stored = () =>
     t.db
@@ -216,8 +218,7 @@ describe('a password hash made at an earlier cost', () => {
 
   it('is made again at the current cost when its owner signs in, and nothing else changes', async () => {
     await addUser(t.db, email, 'sales');
-    // The cost every hash had before (OWASP's 19 MiB × 2), made here with the library itself, not hashPassword.
-    const oldHash = await argon2.hash(DEMO_PASSWORD, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    const oldHash = await argon2.hash(DEMO_PASSWORD, OLD_COST);
     expect(oldHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const { id } = await stored();
     await t.db.updateTable('users').set({ password_hash: oldHash }).where('id', '=', id).execute();
@@ -253,7 +254,7 @@ describe('a password hash made at an earlier cost', () => {
   it('is left alone when the password given does not match', async () => {
     const other = 'old-cost-wrong@paydesk.local';
     await addUser(t.db, other, 'sales');
-    const oldHash = await argon2.hash(DEMO_PASSWORD, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    const oldHash = await argon2.hash(DEMO_PASSWORD, OLD_COST);
     await t.db.updateTable('users').set({ password_hash: oldHash }).where('email', '=', other).execute();
     const wrong = await new Client(t.app).post(signinUrl, { email: other, password: 'Not-The-Pass-1!' });
     expect(wrong.statusCode).toBe(401);
@@ -267,9 +268,7 @@ describe('a password hash made at an earlier cost', () => {
 
   it('needsRehash: another cost, another variant or not argon2 at all', async () => {
     expect(needsRehash(await hashPassword('Some-Pass-2026!'))).toBe(false);
-    expect(needsRehash(await argon2.hash('x', { memoryCost: 19_456, timeCost: 2, parallelism: 1 }))).toBe(
-      true,
-    );
+    expect(needsRehash(await argon2.hash('x', OLD_COST))).toBe(true);
     expect(needsRehash(await argon2.hash('x', { memoryCost: 7_168, timeCost: 5, parallelism: 2 }))).toBe(
       true,
     );

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FromWorkbook, ToWorkbook } from '../src/platform/spreadsheetThread';
 import { SpreadsheetThread } from '../src/platform/spreadsheetThreads';
 import { MAIN_THREAD_NICE } from '../src/platform/threadPriority';
+import { threadStats } from './threads';
 
 /**
  * The spreadsheet thread that writes exports and reads uploads: it runs at a lower priority than the rest of the
@@ -17,16 +17,8 @@ const job = {
   columns: [{ key: 'a', header: 'A', width: 10 }],
 } as const;
 
-/** The nice value of each of this process's threads by thread id (Linux keeps one per thread). */
-function niceValues(): Map<number, number> {
-  return new Map(
-    fs.readdirSync('/proc/self/task').map((tid) => {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // The fields after the command's closing parenthesis start at the 3rd (state); nice is the 19th.
-      return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-    }),
-  );
-}
+/** The nice value of each of this process's threads by thread id. */
+const niceValues = () => new Map([...threadStats()].map(([tid, { nice }]) => [tid, nice]));
 
 describe('the spreadsheet thread', () => {
   it.runIf(process.platform === 'linux')('runs at a lower priority than the main thread', async () => {
