@@ -283,6 +283,70 @@ describe('a job on this database', () => {
       await sql`select pgboss.delete_queue('test.scheduled')`.execute(t.db).catch(() => undefined);
     }
   });
+
+  // pg-boss stores a finished job's completion without waiting for it, and its stop waits only for running jobs.
+  // A slow completion shows whether stop() waits for it: the embedded database is closed right after stop(), and
+  // a statement sent after that fails with nothing to catch it. (On PostgreSQL the statements go to a pool that
+  // stop() ends, which waits for them as well.)
+  it.skipIf(onPostgres)(
+    'stop() returns once the completion of a job that ended meanwhile is stored',
+    async () => {
+      const execute = t.connected.executeSql;
+      if (!execute) throw new Error('PGlite gives raw SQL access');
+      let pending = 0;
+      let completions = 0;
+      const slowCompletions = {
+        ...t.connected,
+        executeSql: async (text: string, values?: readonly unknown[]) => {
+          pending++;
+          try {
+            // pg-boss's completion (plans.js completeJobs) stamps completed_on.
+            if (/completed_on = now\(\)/.test(text)) {
+              completions++;
+              await new Promise((r) => setTimeout(r, 1500));
+            }
+            return await execute(text, values);
+          } finally {
+            pending--;
+          }
+        },
+      };
+      let release = () => {};
+      let started = false;
+      const gated = defineJob({
+        name: 'test.ends-while-stopping',
+        payload: z.strictObject({}),
+        describe: () => '',
+        retryLimit: 0,
+        retryDelaySeconds: 0,
+        retryBackoff: false,
+        timeoutSeconds: 30,
+        run: async () => {
+          started = true;
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          return 'ended';
+        },
+      });
+      const jobs = await startTestJobs(slowCompletions, { work: true, definitions: [gated] });
+      try {
+        const id = await jobs.send(gated, {});
+        await eventually('the job to start', async () => (started ? true : undefined));
+        const stopping = jobs.stop();
+        release();
+        await stopping;
+        expect(completions, 'pg-boss sent the completion').toBeGreaterThanOrEqual(1);
+        expect(pending, 'statements still running when stop() returned').toBe(0);
+        expect((await run(t.db, id))?.state).toBe('completed');
+      } finally {
+        await jobs.stop();
+        await sql`select pgboss.delete_queue('test.ends-while-stopping')`
+          .execute(t.db)
+          .catch(() => undefined);
+      }
+    },
+  );
 });
 
 describe('the live demo as a job', () => {

@@ -1,5 +1,6 @@
 import type { JobKind } from '@paydesk/domain';
 import { CompiledQuery, sql } from 'kysely';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import type { Connected, Db } from '../db/connect';
@@ -8,8 +9,9 @@ import type { Connected, Db } from '../db/connect';
  * Background jobs and schedules on pg-boss, stored in the application's own database (schema `pgboss`, made
  * by pg-boss at start) so the server stays stateless: several instances share the queue, a job is worked by
  * exactly one of them (pg-boss fetches with `for update skip locked`), and a restarted server picks up what
- * was queued. On PostgreSQL pg-boss keeps its own small pool; on the embedded PGlite it goes through the same
- * single-connection lock as Kysely (db/pglite-dialect.ts, pgliteExecuteSql).
+ * was queued. On PostgreSQL pg-boss has a small pool of its own; on the embedded PGlite it goes through the same
+ * single-connection lock as Kysely (db/pglite-dialect.ts, pgliteExecuteSql). Either way its statements go through
+ * `BossStatements`, so stopping waits for the last of them (see there).
  *
  * A job is declared once with defineJob(): its name, payload schema, handler, retries and timeout. By default
  * the whole run is one transaction and the job is marked complete inside it, so the work and its completion
@@ -112,6 +114,34 @@ export function bossDb(trx: Db): PgBoss.Db {
 
 export class JobTimeoutError extends Error {}
 
+/**
+ * pg-boss's statements, each counted while it runs. A pg-boss worker stores a finished job's completion without
+ * waiting for it (pg-boss 10, manager.js `watch`), and its graceful stop waits only for jobs still running: a job
+ * that ends as the server stops has its completion on its way when the stop returns. Stopping waits for these
+ * statements too, so the completion is stored before the connection closes (on PGlite, a statement after the
+ * close would fail with nothing to catch it; on PostgreSQL pg-boss would drop it, and the job run again later).
+ */
+class BossStatements {
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly execute: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>) {}
+
+  readonly db: PgBoss.Db = {
+    executeSql: (text, values) => {
+      const statement = this.execute(text, values ?? []);
+      this.running.add(statement);
+      const done = () => this.running.delete(statement);
+      statement.then(done, done);
+      return statement;
+    },
+  };
+
+  /** Waits until every statement sent so far has answered (or failed: its caller hears of it). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+}
+
 export class Jobs {
   private readonly byName: ReadonlyMap<string, JobDefinition>;
   /** The latest progress of each running job, and the write that is storing it. */
@@ -121,6 +151,9 @@ export class Jobs {
 
   private constructor(
     private readonly boss: PgBoss,
+    private readonly statements: BossStatements,
+    /** Closes what `statements` run on (pg-boss's own pool on PostgreSQL); after the last has answered. */
+    private readonly closeStatements: () => Promise<void>,
     private readonly db: Db,
     definitions: readonly JobDefinition[],
     private readonly log: Log,
@@ -145,19 +178,29 @@ export class Jobs {
       cronMonitorIntervalSeconds: options.cronMonitorIntervalSeconds ?? 30,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 120,
     };
-    let boss: PgBoss;
+    let statements: BossStatements;
+    let closeStatements = async () => {};
     if (connected.kind === 'pglite') {
       const executeSql = connected.executeSql;
       if (!executeSql) throw new Error('The embedded database gives no raw SQL access for jobs');
-      boss = new PgBoss({ ...common, db: { executeSql: (text, values) => executeSql(text, values ?? []) } });
+      statements = new BossStatements(executeSql);
     } else {
       if (!connected.databaseUrl) throw new Error('Jobs on PostgreSQL need its connection string');
-      boss = new PgBoss({ ...common, connectionString: connected.databaseUrl, max: 3 });
+      // As pg-boss would make it for itself, but closed by stop() once its last statement has answered.
+      const pool = new pg.Pool({
+        connectionString: connected.databaseUrl,
+        max: 3,
+        application_name: 'pgboss',
+      });
+      pool.on('error', (err) => log.error({ err }, 'background jobs: connection lost'));
+      statements = new BossStatements((text, values) => pool.query(text, values));
+      closeStatements = () => pool.end();
     }
+    const boss = new PgBoss({ ...common, db: statements.db });
     boss.on('error', (err) => log.error({ err }, 'background jobs: pg-boss error'));
     await boss.start();
 
-    const jobs = new Jobs(boss, connected.db, definitions, log);
+    const jobs = new Jobs(boss, statements, closeStatements, connected.db, definitions, log);
     for (const d of definitions) await jobs.declareQueue(d);
 
     if (work && connected.kind === 'pglite') await jobs.requeueOrphans();
@@ -217,6 +260,8 @@ export class Jobs {
     this.stopped = true;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutSeconds * 1000 });
     await Promise.all([...this.writing.values()]);
+    await this.statements.settled();
+    await this.closeStatements();
   }
 
   /** Waits until the progress reported so far is stored (tests). */
