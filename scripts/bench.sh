@@ -64,10 +64,13 @@ run_scale large paydesk_bench "$@"
 if [[ ",$scales," == *,xl,* ]]; then run_scale xl paydesk_bench_xl "$@"; fi
 if [ "${#ran[@]}" -gt 1 ]; then npx tsx server/bench/compare.ts "${ran[@]}"; fi
 contention || exit 0
-# Sign-in alone and during slow and heavy work, at each scale on PostgreSQL, and on PGlite (the demo scale, in a
+# Sign-in alone and during slow and heavy work, at each scale run on PostgreSQL, and on PGlite (the demo scale, in a
 # fresh folder: the embedded database is for the demo and small installations).
 if [[ ",$scales," == *,demo,* ]]; then
   DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench_demo" npx tsx server/bench/contention.ts postgres
 fi
 DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench" npx tsx server/bench/contention.ts postgres
+if [[ ",$scales," == *,xl,* ]]; then
+  DATABASE_URL="postgres://app@127.0.0.1:$port/paydesk_bench_xl" npx tsx server/bench/contention.ts postgres
+fi
 npx tsx server/bench/contention.ts pglite

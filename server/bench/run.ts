@@ -1441,6 +1441,9 @@ if (section('spreadsheets')) {
   fs.rmSync(file, { force: true });
   fs.rmSync(tmp, { recursive: true, force: true });
 
+  // The goal is 3 s for 50,000 rows (the large scale's month); a larger month is held to the same rate. The
+  // memory bound does not grow: the file streams to disk through a socket (bench/spreadsheet.ts).
+  const exportBound = 3 * Math.max(1, exportRows / 50_000);
   printTable('Spreadsheets (each in a process of its own; peak = its resident memory)', [
     {
       job: `Export Self Serve ${month.slice(0, 7)}, all columns`,
@@ -1448,7 +1451,7 @@ if (section('spreadsheets')) {
       seconds: exported.seconds.toFixed(2),
       'peak MB': exported.peakMb,
       'process before, MB': exported.baselineMb,
-      target: `≤ 3 s ${exported.seconds <= 3 ? '✓' : '✗'}, ≤ 400 MB ${exported.peakMb <= 400 ? '✓' : '✗'}`,
+      target: `≤ ${exportBound === 3 ? '3 s' : `${exportBound.toFixed(1)} s (3 s per 50,000 rows)`} ${exported.seconds <= exportBound ? '✓' : '✗'}, ≤ 400 MB ${exported.peakMb <= 400 ? '✓' : '✗'}`,
     },
     {
       job: 'Import Residual_TSYS (streamed, validated, all-or-nothing)',
