@@ -241,6 +241,27 @@ describe('the merchants table', () => {
       expect(kept, what).toEqual(counted);
       const page = (await finance.post('/api/app/pci/merchants/query', { pageSize: 25 })).json();
       expect(page.total, what).toBe(counted.reduce((n, r) => n + r.n, 0));
+      // The same per compliance, and a page filtered by it.
+      const { rows: keptByKind } = await sql<{ partner_id: number; pci_compliant: boolean; n: number }>`
+        select partner_id, pci_compliant, merchants as n from pci_open_compliance order by 1, 2`.execute(
+        t.db,
+      );
+      const { rows: countedByKind } = await sql<{ partner_id: number; pci_compliant: boolean; n: number }>`
+        select partner_id, pci_compliant, count(*)::int as n from pci_merchants where merchant_status = ''
+        group by 1, 2 order by 1, 2`.execute(t.db);
+      expect(keptByKind, what).toEqual(countedByKind);
+      for (const kind of ['Compliant', 'Non-Compliant']) {
+        const filtered = (
+          await finance.post('/api/app/pci/merchants/query', {
+            pageSize: 25,
+            filters: [{ id: 'pci_compliant', kind: 'select', values: [kind] }],
+          })
+        ).json();
+        const expected = countedByKind
+          .filter((r) => r.pci_compliant === (kind === 'Compliant'))
+          .reduce((n, r) => n + r.n, 0);
+        expect(filtered.total, `${what}: ${kind}`).toBe(expected);
+      }
       const { rows: own } = await sql<{ n: number }>`select count(*)::int as n from pci_merchants p
         join partners pa on pa.id = p.partner_id
         where p.merchant_status = '' and pa.account_name = 'Summit Payment Group'`.execute(t.db);

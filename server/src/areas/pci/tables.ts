@@ -23,6 +23,7 @@ const MASKED_ACCOUNT = `(case when p.dda_last4 is null then null else '•••
 const clear = (stored: unknown) => (typeof stored === 'string' ? decryptPii(stored) : null);
 
 const merchantJoins = 'join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id';
+const COMPLIANCE = `(case when p.pci_compliant then 'Compliant' else 'Non-Compliant' end)`;
 
 /** Merchants open for PCI billing; `reveal`: T/R and DDA in clear. */
 export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn> {
@@ -35,7 +36,7 @@ export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn>
       iso_name: 'pa.account_name',
       merchant_profile: 'm.profile',
       open_date: 'm.opened_on',
-      pci_compliant: `(case when p.pci_compliant then 'Compliant' else 'Non-Compliant' end)`,
+      pci_compliant: COMPLIANCE,
       achieved_date: 'p.achieved_date',
       due_date: 'p.due_date',
       billing_type: 'p.billing_type',
@@ -63,6 +64,16 @@ export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn>
     unfiltered: sql<
       Record<string, string> & { n: number }
     >`select coalesce(sum(merchants), 0)::int as n from pci_open_counts`,
+    // The same per ISO and compliance (2026_12_08_0060_pci_compliance_counts): a page filtered by compliance alone
+    // counts those rows instead of every matching merchant.
+    rollups: [
+      {
+        from: 'pci_open_compliance p',
+        expressions: { pci_compliant: COMPLIANCE },
+        count: 'p.merchants',
+        totals: {},
+      },
+    ],
   };
 }
 

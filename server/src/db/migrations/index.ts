@@ -65,6 +65,7 @@ import * as biClosedColumns from './2026_12_08_0020_bi_closed_columns';
 import * as biGroupApprovals from './2026_12_08_0030_bi_group_approvals';
 import * as residualBuilds from './2026_12_08_0040_residual_builds';
 import * as achFileDateCover from './2026_12_08_0050_ach_file_date_cover';
+import * as pciComplianceCounts from './2026_12_08_0060_pci_compliance_counts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -134,4 +135,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_08_0030_bi_group_approvals': biGroupApprovals,
   '2026_12_08_0040_residual_builds': residualBuilds,
   '2026_12_08_0050_ach_file_date_cover': achFileDateCover,
+  '2026_12_08_0060_pci_compliance_counts': pciComplianceCounts,
 };
