@@ -262,6 +262,13 @@ describe('the merchants table', () => {
           .reduce((n, r) => n + r.n, 0);
         expect(filtered.total, `${what}: ${kind}`).toBe(expected);
       }
+      for (const values of [['Compliant', 'Unknown'], ["Compliant') or true --"], [1]]) {
+        const refused = await finance.post('/api/app/pci/merchants/query', {
+          pageSize: 25,
+          filters: [{ id: 'pci_compliant', kind: 'select', values }],
+        });
+        expect(refused.statusCode, JSON.stringify(values)).toBe(400);
+      }
       const { rows: own } = await sql<{ n: number }>`select count(*)::int as n from pci_merchants p
         join partners pa on pa.id = p.partner_id
         where p.merchant_status = '' and pa.account_name = 'Summit Payment Group'`.execute(t.db);
