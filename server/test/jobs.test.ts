@@ -347,6 +347,66 @@ describe('a job on this database', () => {
       }
     },
   );
+
+  // A worker's fetch may be in flight when stop() is called; pg-boss's stop does not wait for it, and the job it
+  // answers is then run and completed by statements sent after stop() has returned, onto a closed database. The
+  // fetch is held back here until stop() has begun, and answers the job sent meanwhile.
+  it.skipIf(onPostgres)(
+    'stop() runs and completes a job whose fetch was in flight, before it returns',
+    async () => {
+      const execute = t.connected.executeSql;
+      if (!execute) throw new Error('PGlite gives raw SQL access');
+      let holdFetch = false;
+      let fetchHeld = false;
+      let stopReturned = false;
+      let afterStop = 0;
+      const heldFetches = {
+        ...t.connected,
+        executeSql: async (text: string, values?: readonly unknown[]) => {
+          if (stopReturned) afterStop++;
+          // pg-boss's fetch (plans.js fetchNextJob) takes the next job and stamps started_on.
+          if (holdFetch && /started_on = now\(\)/.test(text)) {
+            holdFetch = false;
+            fetchHeld = true;
+            await new Promise((r) => setTimeout(r, 1500));
+          }
+          return execute(text, values);
+        },
+      };
+      let ran = false;
+      const job = defineJob({
+        name: 'test.fetched-while-stopping',
+        payload: z.strictObject({}),
+        describe: () => '',
+        retryLimit: 0,
+        retryDelaySeconds: 0,
+        retryBackoff: false,
+        timeoutSeconds: 30,
+        run: async () => {
+          ran = true;
+          return 'ran';
+        },
+      });
+      const jobs = await startTestJobs(heldFetches, { work: true, definitions: [job] });
+      try {
+        holdFetch = true;
+        await eventually('a fetch to be held', async () => (fetchHeld ? true : undefined));
+        const id = await jobs.send(job, {});
+        await jobs.stop();
+        stopReturned = true;
+        expect(ran, 'the fetched job ran before stop() returned').toBe(true);
+        expect((await run(t.db, id))?.state).toBe('completed');
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(afterStop, 'statements sent after stop() returned').toBe(0);
+      } finally {
+        stopReturned = false;
+        await jobs.stop();
+        await sql`select pgboss.delete_queue('test.fetched-while-stopping')`
+          .execute(t.db)
+          .catch(() => undefined);
+      }
+    },
+  );
 });
 
 describe('the live demo as a job', () => {

@@ -140,6 +140,10 @@ class BossStatements {
   async settled(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
+
+  get idle(): boolean {
+    return this.running.size === 0;
+  }
 }
 
 export class Jobs {
@@ -147,6 +151,8 @@ export class Jobs {
   /** The latest progress of each running job, and the write that is storing it. */
   private readonly latest = new Map<string, { percent: number; message: string }>();
   private readonly writing = new Map<string, Promise<void>>();
+  /** The runs of jobs that this process is working now. */
+  private readonly working = new Set<Promise<unknown>>();
   private stopped = false;
 
   private constructor(
@@ -223,7 +229,14 @@ export class Jobs {
             // The retry count and limit, for JobContext's attempt and lastAttempt.
             includeMetadata: true,
           },
-          async ([job]) => (job ? jobs.runJob(d, job) : undefined),
+          async ([job]) => {
+            if (!job) return undefined;
+            const running = jobs.runJob(d, job);
+            jobs.working.add(running);
+            const done = () => jobs.working.delete(running);
+            running.then(done, done);
+            return running;
+          },
         );
       }
     }
@@ -258,10 +271,40 @@ export class Jobs {
   async stop(timeoutSeconds = 20): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    const deadline = Date.now() + timeoutSeconds * 1000;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutSeconds * 1000 });
-    await Promise.all([...this.writing.values()]);
-    await this.statements.settled();
+    await this.quiet(deadline);
     await this.closeStatements();
+  }
+
+  /**
+   * pg-boss's stop waits for the jobs it counts as running, but not for what it set going without waiting: a
+   * worker's fetch still in flight (whose job is then run, after stop() has returned) and the completion it sends
+   * when a job ends. Each may lead to a further statement, sent in a later tick once the one before has
+   * answered. So this waits, round after round, until no statement, run or progress write is left, before
+   * anything they use is closed. A run that outlasts the deadline is left to its timeout and retried later.
+   */
+  private async quiet(deadline: number): Promise<void> {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      });
+      const settled = Promise.allSettled([
+        ...this.writing.values(),
+        this.statements.settled(),
+        ...this.working,
+      ]);
+      await Promise.race([settled, late]);
+      clearTimeout(timer);
+      // What those answers set going sends its next statement in their continuations, which run before this.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.statements.idle && this.working.size === 0 && this.writing.size === 0) return;
+      if (Date.now() >= deadline) {
+        this.log.warn({ running: this.working.size }, 'background jobs: stopped with work still running');
+        return;
+      }
+    }
   }
 
   /** Waits until the progress reported so far is stored (tests). */
