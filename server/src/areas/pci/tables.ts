@@ -59,13 +59,12 @@ export function merchantsSource(reveal: boolean): TableSource<PciMerchantColumn>
     searchable: ['mid', 'dba_name'],
     tiebreak: 'p.merchant_id',
     ...(reveal ? { present: { tr: clear, dda: clear } } : {}),
-    // Each ISO's open merchants, kept by a trigger (2026_11_29_0020_pci_open_counts): the first page and its sorts
-    // count a thousand rows instead of every open merchant.
+    // Each ISO's open merchants per compliance, kept by a trigger (2026_12_08_0060_pci_compliance_counts): the
+    // first page and its sorts count a few thousand rows instead of every open merchant, and a page filtered by
+    // compliance alone counts the rows of that kind instead of every matching merchant.
     unfiltered: sql<
       Record<string, string> & { n: number }
-    >`select coalesce(sum(merchants), 0)::int as n from pci_open_counts`,
-    // The same per ISO and compliance (2026_12_08_0060_pci_compliance_counts): a page filtered by compliance alone
-    // counts those rows instead of every matching merchant.
+    >`select coalesce(sum(merchants), 0)::int as n from pci_open_compliance`,
     rollups: [
       {
         from: 'pci_open_compliance p',
