@@ -244,8 +244,13 @@ export async function activations(db: Db, dt: string): Promise<ActivationRow[]> 
     select g.m::date::text as mth, coalesce(c.cnt, 0)::int as cnt
     from generate_series(${from}::date, ${through}::date, interval '1 month') g(m)
     left join (
-      select date_trunc('month', activated_on)::date as m, count(*) as cnt from merchants
-      where activated_on >= ${from}::date and activated_on < (${through}::date + interval '1 month')
+      -- Counted per day first, in the index's order, then per month: date_trunc takes a timestamp, and casting
+      -- each of 50,000 activations (the xl scale's year) to one took two thirds of the call (docs/bench.md).
+      select date_trunc('month', d.day)::date as m, sum(d.cnt) as cnt from (
+        select activated_on as day, count(*) as cnt from merchants
+        where activated_on >= ${from}::date and activated_on < (${through}::date + interval '1 month')
+        group by 1
+      ) d
       group by 1
     ) c on c.m = g.m::date
     order by 1`.execute(db);
