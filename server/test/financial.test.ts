@@ -1,4 +1,4 @@
-import { addMonths, monthStart } from '@paydesk/domain';
+import { addMonths, finOptions, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averages } from '../src/areas/financial/queries';
@@ -238,6 +238,71 @@ describe('financial dashboard', () => {
     );
     expect(o.descript[0]).toHaveProperty('Description');
     expect(o.omonth.every((m: { open_month: number }) => m.open_month >= 1 && m.open_month <= 12)).toBe(true);
+  });
+
+  // The oracle: each group's values as the spec lists them, from the merchants the caller's scope can see, by
+  // plain statements over every row. The answer is written by the database and kept (platform/answerCache.ts),
+  // so it is also read through the contract's schema, and asked again after a change.
+  it('lists exactly the values of the merchants each scope sees, in order, and follows a change', async () => {
+    const plain = async (partnerId: number | null) => {
+      const scope = partnerId === null ? sql`true` : sql`m.partner_id = ${partnerId}`;
+      const col = async <T>(q: ReturnType<typeof sql>) => (await q.execute(t.db)).rows as T[];
+      return {
+        profile: await col(
+          sql`select distinct profile as "Merchant_Profile" from merchants m where ${scope} order by 1`,
+        ),
+        bank: await col(
+          sql`select distinct sponsor_bank as "Bank" from merchants m where ${scope} order by 1`,
+        ),
+        mcc: await col(sql`select distinct mcc as "MCC" from merchants m where ${scope} order by 1`),
+        descript: await col(sql`select code as "Code", description as "Description" from mcc_codes
+          where code in (select mcc from merchants m where ${scope}) order by code`),
+        partner: await col(sql`select distinct p.account_name as "Partner_Name" from partners p
+          join merchants m on m.partner_id = p.id where ${scope} order by 1`),
+        mid: await col(
+          sql`select mid as "MID", dba as "DBA" from merchants m where ${scope} order by dba, mid`,
+        ),
+        omonth:
+          await col(sql`select distinct extract(month from opened_on)::int as open_month from merchants m
+          where ${scope} order by 1`),
+        oyear: await col(sql`select distinct extract(year from opened_on)::int as open_year from merchants m
+          where ${scope} order by 1`),
+      };
+    };
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    const { rows: own } = await sql<{ partner_id: number }>`
+      select partner_id from users where email = 'partner@summitpayments.example'`.execute(t.db);
+    const partnerId = own[0]?.partner_id as number;
+    const check = async (what: string) => {
+      const staff = finOptions.parse((await admin.get('/api/finoptions')).json());
+      expect(staff, what).toEqual(await plain(null));
+      expect(staff.mid.length, what).toBeGreaterThan(100);
+      const scoped = finOptions.parse((await partner.get('/api/finoptions')).json());
+      expect(scoped, what).toEqual(await plain(partnerId));
+      expect(scoped.mid.length, what).toBeLessThan(staff.mid.length);
+    };
+    await check('as seeded');
+    await check('asked again (kept)');
+    // A merchant renamed to sort first, and opened in a year no other merchant opened in.
+    const { rows: picked } = await sql<{ id: number; dba: string; opened_on: string }>`
+      select id, dba, opened_on::text as opened_on from merchants where partner_id = ${partnerId}
+      order by id limit 1`.execute(t.db);
+    const m = picked[0] as { id: number; dba: string; opened_on: string };
+    try {
+      await sql`update merchants set dba = ${'  AAA renamed'}, opened_on = '1999-02-03' where id = ${m.id}`.execute(
+        t.db,
+      );
+      await check('after a change');
+      const staff = finOptions.parse((await admin.get('/api/finoptions')).json());
+      expect(staff.mid[0]?.DBA).toBe('  AAA renamed');
+      expect(staff.oyear[0]?.open_year).toBe(1999);
+    } finally {
+      await sql`update merchants set dba = ${m.dba}, opened_on = ${m.opened_on}::date where id = ${m.id}`.execute(
+        t.db,
+      );
+    }
+    await check('changed back');
   });
 
   it('an ISO-bound user sees their ISO’s figures', async () => {

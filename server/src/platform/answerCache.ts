@@ -46,9 +46,17 @@ function trim(cache: Map<string, Entry>) {
  * partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions);
  * leads: the CRM lead list (GetLeads); iso_partners: the ISO partners dashboard's directory and statuses per date
  * ranges (GetPartners, GetPartnersStatus and the ISO performance table); bi: ISO analytics and the executive ISO
- * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus).
+ * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus); fin_options: the financial
+ * dashboard's filter values (finoptions).
  */
-export type AnswerName = 'partners' | 'pci_billing' | 'leads' | 'iso_partners' | 'bi' | 'bonus';
+export type AnswerName =
+  | 'partners'
+  | 'pci_billing'
+  | 'leads'
+  | 'iso_partners'
+  | 'bi'
+  | 'bonus'
+  | 'fin_options';
 
 /**
  * `database` is the application's Db (the cache's key), `trx` the request's transaction. `byDay`: the answer also

@@ -5,7 +5,6 @@ import {
   FIN_GROUPS,
   type FinFilters,
   type FinGroup,
-  type FinOptions,
   Fraction,
   type MonthlyGraphRow,
   PROFILES,
@@ -172,43 +171,36 @@ export function series(totals: MonthTotals[]): MonthlyGraphRow[] {
   }));
 }
 
-export async function options(db: Db): Promise<FinOptions> {
-  const distinct = async <T>(q: RawBuilder<T>) => (await q.execute(db)).rows;
-  return {
-    profile: await distinct(
-      sql<{
-        Merchant_Profile: string | null;
-      }>`select distinct profile as "Merchant_Profile" from merchants m order by 1`,
-    ),
-    bank: await distinct(
-      sql<{ Bank: string | null }>`select distinct sponsor_bank as "Bank" from merchants m order by 1`,
-    ),
-    mcc: await distinct(
-      sql<{ MCC: string | null }>`select distinct mcc as "MCC" from merchants m order by 1`,
-    ),
-    descript: await distinct(
-      sql<{
-        Code: string;
-        Description: string;
-      }>`select code as "Code", description as "Description" from mcc_codes
-        where code in (select distinct mcc from merchants) order by code`,
-    ),
-    partner: await distinct(
-      sql<{ Partner_Name: string | null }>`select account_name as "Partner_Name" from partners p
-        where exists (select 1 from merchants m where m.partner_id = p.id) order by 1`,
-    ),
-    mid: await distinct(
-      sql<{ MID: string; DBA: string }>`select mid as "MID", dba as "DBA" from merchants m order by dba, mid`,
-    ),
-    omonth: await distinct(
-      sql<{
-        open_month: number;
-      }>`select distinct extract(month from opened_on)::int as open_month from merchants m order by 1`,
-    ),
-    oyear: await distinct(
-      sql<{
-        open_year: number;
-      }>`select distinct extract(year from opened_on)::int as open_year from merchants m order by 1`,
-    ),
-  };
+/**
+ * The values each filter group offers among the merchants the caller can see, and every such merchant's MID and
+ * DBA, as the answer's JSON text, written by the database in one statement. Each group's values come from a few
+ * thousand rows instead of every merchant: the profile, bank and MCC combinations read in the order of an index
+ * of them, the open days in the order of theirs (the year and month of each day, not of each merchant), and the
+ * MIDs in order from an index of (DBA, MID). The answer is kept until a merchant, partner or MCC changes
+ * (platform/answerCache.ts, 'fin_options'; migration 2026_12_09_0020): eight statements over every merchant took
+ * 380 ms at the large scale (docs/bench.md).
+ */
+export async function optionsJson(db: Db): Promise<string> {
+  const list = (key: string, value: string, from: string) =>
+    sql.raw(`(select coalesce(json_agg(json_build_object('${key}', v) order by v), '[]') from
+      (select distinct ${value} as v from ${from}) x)`);
+  const { rows } = await sql<{ answer: string }>`
+    with combos as materialized (select mcc, profile, sponsor_bank from merchants group by 1, 2, 3),
+    days as materialized (select opened_on as day from merchants group by 1)
+    select json_build_object(
+      'profile', ${list('Merchant_Profile', 'profile', 'combos')},
+      'bank', ${list('Bank', 'sponsor_bank', 'combos')},
+      'mcc', ${list('MCC', 'mcc', 'combos')},
+      'descript', (select coalesce(json_agg(json_build_object('Code', c.code, 'Description', c.description)
+                     order by c.code), '[]')
+                   from mcc_codes c where c.code in (select mcc from combos)),
+      'partner', (select coalesce(json_agg(json_build_object('Partner_Name', p.account_name)
+                    order by p.account_name), '[]')
+                  from partners p where exists (select 1 from merchants m where m.partner_id = p.id)),
+      'mid', (select coalesce(json_agg(x), '[]')
+              from (select mid as "MID", dba as "DBA" from merchants order by dba, mid) x),
+      'omonth', ${list('open_month', 'extract(month from day)::int', 'days')},
+      'oyear', ${list('open_year', 'extract(year from day)::int', 'days')}
+    )::text as answer`.execute(db);
+  return rows[0]?.answer ?? '{}';
 }

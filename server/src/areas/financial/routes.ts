@@ -1,7 +1,8 @@
 import { addMonths, financialEndpoints, monthStart } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
+import { keptJson } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
-import { averages, monthTotals, options, resolveFilters, series } from './queries';
+import { averages, monthTotals, optionsJson, resolveFilters, series } from './queries';
 
 /** The financial dashboard (spec document 1 §2, §7 Financial). */
 export function financialRoutes(app: FastifyInstance, deps: Deps) {
@@ -9,7 +10,9 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: financialEndpoints.options,
     access: 'session',
     scope: 'iso',
-    handler: ({ db }) => options(db),
+    // The same for every caller of one scope until a merchant, partner or MCC changes: kept per scope.
+    handler: ({ db, user }) =>
+      keptJson(deps.db, db, 'fin_options', `${user.isoId ?? 'staff'}:options`, () => optionsJson(db)),
   });
 
   route(app, deps, {

@@ -67,6 +67,7 @@ import * as residualBuilds from './2026_12_08_0040_residual_builds';
 import * as achFileDateCover from './2026_12_08_0050_ach_file_date_cover';
 import * as pciComplianceCounts from './2026_12_08_0060_pci_compliance_counts';
 import * as pciOpenCountsFromCompliance from './2026_12_09_0010_pci_open_counts_from_compliance';
+import * as finOptions from './2026_12_09_0020_fin_options';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -138,4 +139,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_08_0050_ach_file_date_cover': achFileDateCover,
   '2026_12_08_0060_pci_compliance_counts': pciComplianceCounts,
   '2026_12_09_0010_pci_open_counts_from_compliance': pciOpenCountsFromCompliance,
+  '2026_12_09_0020_fin_options': finOptions,
 };
