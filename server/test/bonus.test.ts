@@ -815,6 +815,73 @@ describe('weekly, Monthly Extra and activation', () => {
     const partner = (await (await as(PARTNER)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
     expect(partner.every((r) => r.iso_name === SUMMIT)).toBe(true);
   });
+
+  // The list is kept per scope (platform/answerCache.ts): a day's figures and the specifications it reads must
+  // reach it at once, for staff and for the merchant's ISO.
+  it('GetActivation follows a change to a day’s volume and to the specifications', async () => {
+    const list = async (who: string) =>
+      bonusEndpoints.getActivation.output.parse(
+        (await (await as(who)).get(bonusPaths.getActivation)).json(),
+      ) as BonusActivationRow[];
+    const before = await list(ADMIN);
+    await list(ADMIN); // kept
+    // A pending merchant whose group has no specification of its own (the defaults), and its approval day.
+    const { rows: days } = await sql<{
+      id: number;
+      partner_id: number;
+      mid: string;
+      day: string;
+      volume: string | null;
+      partner: string;
+    }>`
+      select m.id, m.partner_id, m.mid, m.approved_on::text as day, d.volume::text as volume,
+             p.account_name as partner
+      from merchants m join partners p on p.id = m.partner_id
+      left join merchant_daily d on d.merchant_id = m.id and d.day = m.approved_on
+      where m.mid = any(${before.filter((r) => r.activation_status === 'Pending').map((r) => r.mid)}::text[])
+        and m.approved_on <= current_date
+        and not exists (select 1 from activation_specs s where position(m.group_id in s.group_id) > 0)
+      order by m.mid limit 1`.execute(t.db);
+    const picked = days[0];
+    if (!picked) throw new Error('no pending merchant under the default specification');
+    const was = before.find((r) => r.mid === picked.mid) as BonusActivationRow;
+    const asIso = await (async () => {
+      const { rows } = await sql<{ email: string }>`
+        select u.email from users u join partners p on p.id = u.partner_id
+        where p.account_name = ${picked.partner} limit 1`.execute(t.db);
+      return rows[0]?.email;
+    })();
+    try {
+      // A million on its approval day (a day's row in a month otherwise spread from its monthly figure replaces
+      // the spread, so only a lower bound is known here).
+      await sql`insert into merchant_daily (merchant_id, partner_id, day, volume, transactions, chargeback_volume,
+          chargebacks, refund_volume, refunds)
+        values (${picked.id}, ${picked.partner_id}, ${picked.day}::date, 1000000, 1, 0, 0, 0, 0)
+        on conflict (merchant_id, day) do update set volume = merchant_daily.volume + 1000000`.execute(t.db);
+      const after = (await list(ADMIN)).find((r) => r.mid === picked.mid);
+      expect(after?.activation_status).toBe('Activated');
+      expect(after?.activated_on).toBe(picked.day);
+      expect(parseMoney(after?.volume ?? '0') >= parseMoney('1000000')).toBe(true);
+      if (asIso)
+        expect((await list(asIso)).find((r) => r.mid === picked.mid)?.activation_status).toBe('Activated');
+      // A specification for the merchant's group (it had none: the defaults), above the new volume.
+      await sql`insert into activation_specs (group_id, volume_days, volume_threshold)
+        select ${was.group_id}, ${was.volume_days}, 99999999`.execute(t.db);
+      const raised = (await list(ADMIN)).find((r) => r.mid === picked.mid);
+      expect(raised?.volume_threshold).toBe('99999999.00');
+      expect(raised?.activation_status).not.toBe('Activated');
+    } finally {
+      await sql`delete from activation_specs where volume_threshold = 99999999`.execute(t.db);
+      if (picked.volume === null)
+        await sql`delete from merchant_daily where merchant_id = ${picked.id} and day = ${picked.day}::date`.execute(
+          t.db,
+        );
+      else
+        await sql`update merchant_daily set volume = ${picked.volume}::numeric where merchant_id = ${picked.id}
+          and day = ${picked.day}::date`.execute(t.db);
+    }
+    expect((await list(ADMIN)).find((r) => r.mid === picked.mid)).toEqual(was);
+  });
 });
 
 describe('kept figures', () => {
@@ -1079,5 +1146,20 @@ describe('matches', () => {
       matches: string;
     }[];
     expect(all.find((m) => m.mid === pair.mid)?.matches.split(',')).toContain(pair.earlier);
+    // The list is kept (platform/answerCache.ts): a bonus row moved to an address of its own leaves it at once.
+    const { rows: moved } = await sql<{ id: number; key: string }>`
+      select id, address_key as key from bonus_rows where mid = ${pair.mid} and period in ('W', 'M')`.execute(
+      t.db,
+    );
+    try {
+      await sql`update bonus_rows set address_key = 'nowhere ' || id where mid = ${pair.mid}`.execute(t.db);
+      const after = (await (await as(ADMIN)).get(bonusPaths.getMatches)).json() as { mid: string }[];
+      expect(after.find((m) => m.mid === pair.mid)).toBeUndefined();
+    } finally {
+      for (const r of moved)
+        await sql`update bonus_rows set address_key = ${r.key} where id = ${r.id}`.execute(t.db);
+    }
+    const back = (await (await as(ADMIN)).get(bonusPaths.getMatches)).json() as typeof all;
+    expect(back).toEqual(all);
   });
 });

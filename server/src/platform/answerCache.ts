@@ -46,8 +46,8 @@ function trim(cache: Map<string, Entry>) {
  * partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions);
  * leads: the CRM lead list (GetLeads); iso_partners: the ISO partners dashboard's directory and statuses per date
  * ranges (GetPartners, GetPartnersStatus and the ISO performance table); bi: ISO analytics and the executive ISO
- * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus); fin_options: the financial
- * dashboard's filter values (finoptions).
+ * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus), the matches (GetMatches) and
+ * the activation list (GetActivation); fin_options: the financial dashboard's filter values (finoptions).
  */
 export type AnswerName =
   | 'partners'

@@ -68,6 +68,7 @@ import * as achFileDateCover from './2026_12_08_0050_ach_file_date_cover';
 import * as pciComplianceCounts from './2026_12_08_0060_pci_compliance_counts';
 import * as pciOpenCountsFromCompliance from './2026_12_09_0010_pci_open_counts_from_compliance';
 import * as finOptions from './2026_12_09_0020_fin_options';
+import * as bonusActivationAnswer from './2026_12_09_0030_bonus_activation_answer';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -140,4 +141,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_08_0060_pci_compliance_counts': pciComplianceCounts,
   '2026_12_09_0010_pci_open_counts_from_compliance': pciOpenCountsFromCompliance,
   '2026_12_09_0020_fin_options': finOptions,
+  '2026_12_09_0030_bonus_activation_answer': bonusActivationAnswer,
 };
