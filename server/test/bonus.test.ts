@@ -812,6 +812,18 @@ describe('weekly, Monthly Extra and activation', () => {
         expect(parseMoney(r.volume) >= parseMoney(r.volume_threshold)).toBe(true);
       else expect(parseMoney(r.volume) < parseMoney(r.volume_threshold)).toBe(true);
     }
+    // The oracle for the volumes: each merchant's days from its approval through its volume days (or today), as
+    // the database's own function lists them, summed in SQL.
+    const { rows: summed } = await sql<{ mid: string; volume: string }>`
+      select x.mid, coalesce(sum(v.volume), 0)::numeric(14, 2)::text as volume
+      from unnest(${got.map((r) => r.mid)}::text[], ${got.map((r) => r.volume_days)}::int[]) x(mid, days)
+      join merchants m on m.mid = x.mid
+      left join lateral bonus_daily_volume(array[m.id], m.approved_on,
+        least(current_date, m.approved_on + greatest(x.days, 1) - 1)) v on true
+      group by x.mid`.execute(t.db);
+    const want = new Map(summed.map((r) => [r.mid, r.volume]));
+    for (const r of got) expect(r.volume, r.mid).toBe(want.get(r.mid));
+    expect(got.some((r) => parseMoney(r.volume) > 0n)).toBe(true);
     const partner = (await (await as(PARTNER)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
     expect(partner.every((r) => r.iso_name === SUMMIT)).toBe(true);
   });
