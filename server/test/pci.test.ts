@@ -802,6 +802,87 @@ describe('exceptions and defaults', () => {
 });
 
 describe('old merchants', () => {
+  // The oracle: the PCI rows whose merchant is closed, by the merchants' own status, against the tab's pages and
+  // totals and the kept counts (each PCI row keeps its merchant's status and each ISO's count is kept by triggers,
+  // 2026_12_09_0040), after each kind of change.
+  it('lists the closed merchants’ rows as their merchants’ status says, through every kind of change', async () => {
+    const check = async (what: string) => {
+      const { rows: counted } = await sql<{ partner_id: number; n: number }>`
+        select p.partner_id, count(*)::int as n from pci_merchants p join merchants m on m.id = p.merchant_id
+        where m.status = 'Closed' group by 1 order by 1`.execute(t.db);
+      const { rows: kept } = await sql<{ partner_id: number; n: number }>`
+        select partner_id, merchants as n from pci_closed_counts order by 1`.execute(t.db);
+      expect(kept, what).toEqual(counted);
+      const total = counted.reduce((n, r) => n + r.n, 0);
+      expect(total, what).toBeGreaterThan(25);
+      for (const [request, where] of [
+        [{}, 'true'],
+        [{ page: 2 }, 'true'],
+        [{ sort: [{ id: 'dba_name', desc: true }] }, 'true'],
+        [
+          { filters: [{ id: 'iso_name', kind: 'text', value: 'summit' }] },
+          "lower(pa.account_name) like 'summit%'",
+        ],
+        [{ search: '8' }, "(lower(p.mid) like '8%' or lower(m.dba) like '8%')"],
+      ] as const) {
+        const page = await finance.post('/api/app/pci/oldMerchants/query', { pageSize: 25, ...request });
+        expect(page.statusCode, page.body).toBe(200);
+        const sorted = 'sort' in request ? 'm.dba desc, p.merchant_id' : 'p.mid, p.merchant_id';
+        const { rows } = await sql<{ mid: string }>`select p.mid from pci_merchants p
+          join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id
+          where m.status = 'Closed' and ${sql.raw(where)} order by ${sql.raw(sorted)}`.execute(t.db);
+        const from = ('page' in request ? request.page : 1) * 25 - 25;
+        expect(page.json().total, `${what} ${JSON.stringify(request)}`).toBe(rows.length);
+        expect(
+          page.json().rows.map((r: { mid: string }) => r.mid),
+          `${what} ${JSON.stringify(request)}`,
+        ).toEqual(rows.slice(from, from + 25).map((r) => r.mid));
+      }
+    };
+    await check('as seeded');
+    const { rows: picks } = await sql<{ id: number; status: string; partner_id: number }>`
+      (select m.id, m.status, p.partner_id from merchants m join pci_merchants p on p.merchant_id = m.id
+        where m.status = 'Open' order by m.id limit 2)
+      union all
+      (select m.id, m.status, p.partner_id from merchants m join pci_merchants p on p.merchant_id = m.id
+        where m.status = 'Closed' order by m.id limit 1)`.execute(t.db);
+    const [open1, open2, closed1] = picks as [(typeof picks)[0], (typeof picks)[0], (typeof picks)[0]];
+    const { rows: others } = await sql<{ id: number }>`
+      select id from partners where id <> ${closed1.partner_id} order by id limit 1`.execute(t.db);
+    const other = others[0]?.id as number;
+    const { rows: saved } = await sql<Record<string, unknown>>`
+      select * from pci_merchants where merchant_id = ${open2.id}`.execute(t.db);
+    try {
+      await sql`update merchants set status = 'Closed' where id = ${open1.id}`.execute(t.db);
+      await check('a merchant closed');
+      await sql`update merchants set status = 'Open' where id = ${closed1.id}`.execute(t.db);
+      await check('a merchant reopened');
+      await sql`update merchants set status = 'Closed' where id = ${closed1.id}`.execute(t.db);
+      await sql`update pci_merchants set partner_id = ${other} where merchant_id = ${closed1.id}`.execute(
+        t.db,
+      );
+      await check('a closed merchant’s PCI row moved to another ISO');
+      // A value written to the kept column directly is replaced by the merchant's.
+      await sql`update pci_merchants set merchant_closed = true where merchant_id = ${open2.id}`.execute(
+        t.db,
+      );
+      await check('the kept status written directly');
+      await sql`update merchants set status = 'Closed' where id = ${open2.id}`.execute(t.db);
+      await sql`delete from pci_merchants where merchant_id = ${open2.id}`.execute(t.db);
+      await check('a closed merchant’s PCI row deleted');
+      await sql`insert into pci_merchants select * from json_populate_record(null::pci_merchants, ${JSON.stringify(saved[0])})`.execute(
+        t.db,
+      );
+      await check('and written again');
+    } finally {
+      await sql`update merchants set status = 'Open' where id in (${open1.id}, ${open2.id})`.execute(t.db);
+      await sql`update pci_merchants set partner_id = ${closed1.partner_id} where merchant_id = ${closed1.id}`.execute(
+        t.db,
+      );
+    }
+    await check('changed back');
+  });
+
   it('changes the status and bank numbers of a closed merchant, checking each value', async () => {
     const old = (await finance.get('/api/pci/GetHistoricMerchants')).json() as {
       mid: string;

@@ -336,8 +336,6 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
 
   // ------------------------------------------------------------ old merchants
 
-  const oldMerchantCondition = sql`m.status = 'Closed'`;
-
   route(app, deps, {
     endpoint: pciEndpoints.getHistoricMerchants,
     access: 'pci_restricted',
@@ -355,7 +353,8 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'staffOnly',
     endpoints: pciEndpoints.oldMerchantsTable,
     source: oldMerchantsSource,
-    base: [oldMerchantCondition],
+    // The source holds only closed merchants' rows (tables.ts).
+    base: [],
     what: 'old merchants',
     file: PCI_EXPORT_FILES.oldMerchants,
   });

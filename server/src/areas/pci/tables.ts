@@ -123,15 +123,28 @@ export function oldMerchantsSource(reveal: boolean): TableSource<PciOldMerchantC
     def: pciOldMerchantsTable,
     expressions: {
       mid: 'p.mid',
-      dba_name: 'm.dba',
+      // The merchant's DBA as kept on the PCI row (2026_12_01_0010).
+      dba_name: 'p.dba',
       iso_name: 'pa.account_name',
       merchant_status: 'p.merchant_status',
       aba_number: reveal ? 'p.aba_number' : MASKED_ROUTING,
       dda_number: reveal ? 'p.dda_number' : MASKED_ACCOUNT,
     },
-    from: `pci_merchants p ${merchantJoins}`,
+    // The PCI rows of closed merchants, as each row keeps it (2026_12_09_0040_pci_merchant_closed): found by their
+    // partial index, with no merchant joined to test its status.
+    from: '(select * from pci_merchants where merchant_closed) p',
+    // The ISO's name is joined only when a request filters, searches or sorts by it.
+    lookup: {
+      join: 'join partners pa on pa.id = p.partner_id',
+      columns: ['iso_name'],
+      key: 'p.merchant_id',
+    },
     searchable: ['mid', 'dba_name'],
     tiebreak: 'p.merchant_id',
+    // Each ISO's count of them, kept by a trigger: the tab without a filter counts those rows.
+    unfiltered: sql<
+      Record<string, string> & { n: number }
+    >`select coalesce(sum(merchants), 0)::int as n from pci_closed_counts`,
     ...(reveal ? { present: { aba_number: clear, dda_number: clear } } : {}),
   };
 }

@@ -69,6 +69,7 @@ import * as pciComplianceCounts from './2026_12_08_0060_pci_compliance_counts';
 import * as pciOpenCountsFromCompliance from './2026_12_09_0010_pci_open_counts_from_compliance';
 import * as finOptions from './2026_12_09_0020_fin_options';
 import * as bonusActivationAnswer from './2026_12_09_0030_bonus_activation_answer';
+import * as pciMerchantClosed from './2026_12_09_0040_pci_merchant_closed';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -142,4 +143,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0010_pci_open_counts_from_compliance': pciOpenCountsFromCompliance,
   '2026_12_09_0020_fin_options': finOptions,
   '2026_12_09_0030_bonus_activation_answer': bonusActivationAnswer,
+  '2026_12_09_0040_pci_merchant_closed': pciMerchantClosed,
 };
