@@ -284,6 +284,19 @@ describe('a job on this database', () => {
     }
   });
 
+  /** A job with an empty payload, tried once (no retry), for the stop() tests below. */
+  const onceJob = (name: string, run: () => Promise<string>) =>
+    defineJob({
+      name,
+      payload: z.strictObject({}),
+      describe: () => '',
+      retryLimit: 0,
+      retryDelaySeconds: 0,
+      retryBackoff: false,
+      timeoutSeconds: 30,
+      run,
+    });
+
   // pg-boss stores a finished job's completion without waiting for it, and its stop waits only for running jobs.
   // A slow completion shows whether stop() waits for it: the embedded database is closed right after stop(), and
   // a statement sent after that fails with nothing to catch it. (On PostgreSQL the statements go to a pool that
@@ -313,21 +326,12 @@ describe('a job on this database', () => {
       };
       let release = () => {};
       let started = false;
-      const gated = defineJob({
-        name: 'test.ends-while-stopping',
-        payload: z.strictObject({}),
-        describe: () => '',
-        retryLimit: 0,
-        retryDelaySeconds: 0,
-        retryBackoff: false,
-        timeoutSeconds: 30,
-        run: async () => {
-          started = true;
-          await new Promise<void>((resolve) => {
-            release = resolve;
-          });
-          return 'ended';
-        },
+      const gated = onceJob('test.ends-while-stopping', async () => {
+        started = true;
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return 'ended';
       });
       const jobs = await startTestJobs(slowCompletions, { work: true, definitions: [gated] });
       try {
@@ -374,18 +378,9 @@ describe('a job on this database', () => {
         },
       };
       let ran = false;
-      const job = defineJob({
-        name: 'test.fetched-while-stopping',
-        payload: z.strictObject({}),
-        describe: () => '',
-        retryLimit: 0,
-        retryDelaySeconds: 0,
-        retryBackoff: false,
-        timeoutSeconds: 30,
-        run: async () => {
-          ran = true;
-          return 'ran';
-        },
+      const job = onceJob('test.fetched-while-stopping', async () => {
+        ran = true;
+        return 'ran';
       });
       const jobs = await startTestJobs(heldFetches, { work: true, definitions: [job] });
       try {
