@@ -574,6 +574,24 @@ if (section('sales')) {
     straightforward_p50: '—',
     straightforward_p95: '—',
   });
+  // The year's approvals, every one listed (the YTD card's details).
+  {
+    const d = await timed(() => post('/api/approvedYTD_Details', { dt: todayIso }), RUNS);
+    const b = await timed(
+      () =>
+        sql`select a.id, a.dba, a.profile, a.sponsor_bank, p.account_name, a.approved_at from applications a join partners p on p.id = a.partner_id
+          where a.approved_at >= date_trunc('year', now()) order by a.approved_at`.execute(db),
+      BASELINE_RUNS,
+    );
+    salesRows.push({
+      question: '/api/approvedYTD_Details (every approval of the year)',
+      p50: ms(d.p50),
+      p95: ms(d.p95),
+      target: `p95 ≤ 25 ms ${d.p95 <= 25 ? '✓' : '✗'}`,
+      straightforward_p50: ms(b.p50),
+      straightforward_p95: ms(b.p95),
+    });
+  }
   printTable('Sales dashboard, leaderboard and ISO partners (through the HTTP stack)', salesRows);
 }
 
@@ -1164,6 +1182,28 @@ if (section('pci')) {
         'Old Merchants table: first page',
         () => post('/api/app/pci/oldMerchants/query', {}),
         sql`select p.mid, m.dba, (select count(*) ${closed}) ${closed} order by p.mid limit 25`,
+      ],
+      [
+        'Billing table: last month, first page',
+        () =>
+          post('/api/app/pci/billing/query', {
+            year: Number(addMonths(thisMonth, -1).slice(0, 4)),
+            month: Number(addMonths(thisMonth, -1).slice(5, 7)),
+          }),
+        sql`select b.mid, (select count(*) from pci_billing where month = ${addMonths(thisMonth, -1)}::date)
+          from pci_billing b where b.month = ${addMonths(thisMonth, -1)}::date order by b.mid limit 25`,
+      ],
+      [
+        'Commissions table: last month, first page',
+        () =>
+          post('/api/app/pci/commissions/query', {
+            year: Number(addMonths(thisMonth, -1).slice(0, 4)),
+            month: Number(addMonths(thisMonth, -1).slice(5, 7)),
+          }),
+        sql`select b.mid, (select count(*) from pci_billing where month = ${addMonths(thisMonth, -1)}::date
+            and iso_rev_share is not null)
+          from pci_billing b where b.month = ${addMonths(thisMonth, -1)}::date and b.iso_rev_share is not null
+          order by b.mid limit 25`,
       ],
       [
         'GetHistoricMerchants (every closed merchant, bank numbers in clear)',
