@@ -616,6 +616,58 @@ describe('answers PostgreSQL writes as JSON', () => {
     expect(commissions.map((r) => r.mid)).toEqual(byIso.map((r) => r.mid));
     expect(new Set(commissions.map((r) => r.mid)).size).toBeGreaterThan(10);
   });
+
+  // The oracle: the month's billing rows by plain SQL, each joined to its merchant and ISO, against the tables'
+  // pages, counts and totals, with and without a filter, search or sort on a joined column (the toolkit joins the
+  // merchant and ISO only then).
+  it('pages, counts and totals the billing and commissions tables as plain SQL does', async () => {
+    const month = `${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01`;
+    for (const [path, only, sum, byDefault] of [
+      ['/api/app/pci/billing/query', 'true', 'amount', 'b.mid, b.id'],
+      [
+        '/api/app/pci/commissions/query',
+        'b.iso_rev_share is not null',
+        'amount_due',
+        'pa.account_name, b.mid, b.id',
+      ],
+    ] as const) {
+      for (const [request, where, order] of [
+        [{}, 'true', byDefault],
+        [{ page: 3 }, 'true', byDefault],
+        [{ sort: [{ id: 'dba_name', desc: false }] }, 'true', 'm.dba, b.id'],
+        [
+          { filters: [{ id: 'iso_name', kind: 'text', value: 'summit' }] },
+          "lower(pa.account_name) like 'summit%'",
+          byDefault,
+        ],
+        [
+          { search: 'a' },
+          `(lower(b.mid) like 'a%' or lower(m.dba) like 'a%'${
+            path.includes('commissions') ? " or lower(pa.account_name) like 'a%'" : ''
+          })`,
+          byDefault,
+        ],
+      ] as const) {
+        const res = await finance.post(path, { ...lastMonth, pageSize: 25, ...request });
+        expect(res.statusCode, res.body).toBe(200);
+        const page = res.json();
+        const { rows } = await sql<{ mid: string; total: string }>`
+          select b.mid, (sum(b.${sql.raw(sum === 'amount' ? 'amount' : 'amount_due')}) over ())::numeric(14, 2)::text as total
+          from pci_billing b join merchants m on m.id = b.merchant_id join partners pa on pa.id = b.partner_id
+          where b.month = ${month}::date and ${sql.raw(only)} and ${sql.raw(where)}
+          order by ${sql.raw(order)}`.execute(t.db);
+        const what = `${path} ${JSON.stringify(request)}`;
+        expect(rows.length, what).toBeGreaterThan(0);
+        const from = ('page' in request ? request.page : 1) * 25 - 25;
+        expect(page.total, what).toBe(rows.length);
+        expect(page.totals[sum], what).toBe(rows[0]?.total);
+        expect(
+          page.rows.map((r: { mid: string }) => r.mid),
+          what,
+        ).toEqual(rows.slice(from, from + 25).map((r) => r.mid));
+      }
+    }
+  });
 });
 
 describe('capabilities', () => {
