@@ -106,16 +106,13 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: bonusEndpoints.getActivation,
     access: 'session',
     scope: 'iso',
-    handler: ({ db, user }) =>
-      keptJson(
-        deps.db,
-        db,
-        'bonus',
-        `${user.isoId ?? 'staff'}:activation`,
-        async () =>
-          JSON.stringify(bonusEndpoints.getActivation.output.parse(await activationRows(db, todayIso()))),
-        { byDay: true },
-      ),
+    handler: ({ db, user }) => {
+      // Kept per day as this server counts days (the list's own "today"), not the database's.
+      const today = todayIso();
+      return keptJson(deps.db, db, 'bonus', `${user.isoId ?? 'staff'}:activation:${today}`, async () =>
+        JSON.stringify(bonusEndpoints.getActivation.output.parse(await activationRows(db, today))),
+      );
+    },
   });
 
   // ------------------------------------------------------------ marks (kept across reruns)
