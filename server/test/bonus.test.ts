@@ -1158,6 +1158,25 @@ describe('matches', () => {
       matches: string;
     }[];
     expect(all.find((m) => m.mid === pair.mid)?.matches.split(',')).toContain(pair.earlier);
+    // The whole list against every row joined to every row at its address (no kept count), for staff and an ISO.
+    const plainMatches = async (partnerId: number | null) =>
+      (
+        await sql<{ mid: string; bonus_date: string; matches: string }>`
+          select b.mid, b.bonus_date::text as bonus_date, string_agg(e.mid, ',' order by e.bonus_date, e.mid) as matches
+          from bonus_rows b join bonus_rows e on e.address_key = b.address_key and e.bonus_date < b.bonus_date
+            and e.mid <> b.mid and e.period in ('W', 'M')
+            and (${partnerId}::int is null or e.partner_id = ${partnerId}::int)
+          where b.period in ('W', 'M') and (${partnerId}::int is null or b.partner_id = ${partnerId}::int)
+          group by b.mid, b.bonus_date order by b.bonus_date desc, b.mid`.execute(t.db)
+      ).rows;
+    expect(all).toEqual(await plainMatches(null));
+    expect(all.length).toBeGreaterThan(0);
+    const { rows: summit } = await sql<{
+      id: number;
+    }>`select id from partners where account_name = ${SUMMIT}`.execute(t.db);
+    expect((await (await as(PARTNER)).get(bonusPaths.getMatches)).json()).toEqual(
+      await plainMatches(summit[0]?.id as number),
+    );
     // The list is kept (platform/answerCache.ts): a bonus row moved to an address of its own leaves it at once.
     const { rows: moved } = await sql<{ id: number; key: string }>`
       select id, address_key as key from bonus_rows where mid = ${pair.mid} and period in ('W', 'M')`.execute(

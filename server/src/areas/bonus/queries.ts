@@ -186,7 +186,9 @@ export async function allMatches(db: Db) {
     from bonus_rows b
     join bonus_rows e on e.address_key = b.address_key and e.bonus_date < b.bonus_date and e.mid <> b.mid
       and e.period in ('W', 'M')
-    where b.period in ('W', 'M')
+    -- The rows with a match among every row (kept, 2026_12_05_0010; an ISO-bound user's matches are among them),
+    -- found by their partial index (2026_12_09_0060) instead of joining every row at its address.
+    where b.period in ('W', 'M') and b.matches_all > 0
     group by b.mid, b.bonus_date
     order by b.bonus_date desc, b.mid`.execute(db);
   return rows;

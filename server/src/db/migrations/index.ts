@@ -71,6 +71,7 @@ import * as finOptions from './2026_12_09_0020_fin_options';
 import * as bonusActivationAnswer from './2026_12_09_0030_bonus_activation_answer';
 import * as pciMerchantClosed from './2026_12_09_0040_pci_merchant_closed';
 import * as partnersNameOrder from './2026_12_09_0050_partners_name_order';
+import * as bonusRowsMatched from './2026_12_09_0060_bonus_rows_matched';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -146,4 +147,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0030_bonus_activation_answer': bonusActivationAnswer,
   '2026_12_09_0040_pci_merchant_closed': pciMerchantClosed,
   '2026_12_09_0050_partners_name_order': partnersNameOrder,
+  '2026_12_09_0060_bonus_rows_matched': bonusRowsMatched,
 };
