@@ -114,6 +114,28 @@ export function bossDb(trx: Db): PgBoss.Db {
 
 export class JobTimeoutError extends Error {}
 
+/** Promises still running, each forgotten as it settles. */
+class InFlight {
+  private readonly running = new Set<Promise<unknown>>();
+
+  /** Counts `promise` until it settles; answers it unchanged. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.running.add(promise);
+    const done = () => this.running.delete(promise);
+    promise.then(done, done);
+    return promise;
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** Those running now, to wait for (each may fail: its own caller hears of it). */
+  get all(): Promise<unknown>[] {
+    return [...this.running];
+  }
+}
+
 /**
  * pg-boss's statements, each counted while it runs. A pg-boss worker stores a finished job's completion without
  * waiting for it (pg-boss 10, manager.js `watch`), and its graceful stop waits only for jobs still running: a job
@@ -122,28 +144,13 @@ export class JobTimeoutError extends Error {}
  * close would fail with nothing to catch it; on PostgreSQL pg-boss would drop it, and the job run again later).
  */
 class BossStatements {
-  private readonly running = new Set<Promise<unknown>>();
+  readonly running = new InFlight();
 
   constructor(private readonly execute: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>) {}
 
   readonly db: PgBoss.Db = {
-    executeSql: (text, values) => {
-      const statement = this.execute(text, values ?? []);
-      this.running.add(statement);
-      const done = () => this.running.delete(statement);
-      statement.then(done, done);
-      return statement;
-    },
+    executeSql: (text, values) => this.running.track(this.execute(text, values ?? [])),
   };
-
-  /** Waits until every statement sent so far has answered (or failed: its caller hears of it). */
-  async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
-  }
-
-  get idle(): boolean {
-    return this.running.size === 0;
-  }
 }
 
 export class Jobs {
@@ -152,7 +159,7 @@ export class Jobs {
   private readonly latest = new Map<string, { percent: number; message: string }>();
   private readonly writing = new Map<string, Promise<void>>();
   /** The runs of jobs that this process is working now. */
-  private readonly working = new Set<Promise<unknown>>();
+  private readonly working = new InFlight();
   private stopped = false;
 
   private constructor(
@@ -229,14 +236,7 @@ export class Jobs {
             // The retry count and limit, for JobContext's attempt and lastAttempt.
             includeMetadata: true,
           },
-          async ([job]) => {
-            if (!job) return undefined;
-            const running = jobs.runJob(d, job);
-            jobs.working.add(running);
-            const done = () => jobs.working.delete(running);
-            running.then(done, done);
-            return running;
-          },
+          async ([job]) => (job ? jobs.working.track(jobs.runJob(d, job)) : undefined),
         );
       }
     }
@@ -292,14 +292,14 @@ export class Jobs {
       });
       const settled = Promise.allSettled([
         ...this.writing.values(),
-        this.statements.settled(),
-        ...this.working,
+        ...this.statements.running.all,
+        ...this.working.all,
       ]);
       await Promise.race([settled, late]);
       clearTimeout(timer);
       // What those answers set going sends its next statement in their continuations, which run before this.
       await new Promise((resolve) => setImmediate(resolve));
-      if (this.statements.idle && this.working.size === 0 && this.writing.size === 0) return;
+      if (this.statements.running.size === 0 && this.working.size === 0 && this.writing.size === 0) return;
       if (Date.now() >= deadline) {
         this.log.warn({ running: this.working.size }, 'background jobs: stopped with work still running');
         return;
