@@ -266,6 +266,92 @@ describe('sales calls', () => {
     );
   });
 
+  it('year-to-date details: every approval of the year with its merchant, newest first, kept until a change', async () => {
+    // The oracle: the raw rows, joined and ordered here.
+    const expected = async (iso?: string) => {
+      const rows = await t.db
+        .selectFrom('applications as a')
+        .innerJoin('partners as p', 'p.id', 'a.partner_id')
+        .leftJoin('merchants as m', 'm.id', 'a.merchant_id')
+        .select([
+          'a.id',
+          'm.mid',
+          'm.dba as mdba',
+          'a.dba',
+          'a.sponsor_bank',
+          'a.profile',
+          'p.account_name',
+          'a.approved_at',
+        ])
+        .where('a.approved_at', 'is not', null)
+        .execute();
+      return rows
+        .map((r) => ({
+          id: r.id,
+          MID: r.mid,
+          DBA: r.mdba ?? r.dba,
+          SponsorBank: r.sponsor_bank,
+          profile: r.profile,
+          ISO: r.account_name,
+          approved: day(new Date(r.approved_at as Date)),
+          at: new Date(r.approved_at as Date).getTime(),
+        }))
+        .filter((r) => r.approved >= `${today.slice(0, 4)}-01-01` && r.approved <= today)
+        .filter((r) => iso === undefined || r.ISO === iso)
+        .sort((a, b) => b.at - a.at || a.id - b.id)
+        .map(({ at: _, ...r }) => r);
+    };
+    const first = await expected();
+    expect(first.length).toBeGreaterThan(10);
+    expect(first.some((r) => r.MID !== null) && first.some((r) => r.MID === null)).toBe(true);
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(first);
+    // Asked again (kept), then after an approval is renamed through its merchant and another is approved.
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(first);
+    const boarded = first.find((r) => r.MID !== null) as (typeof first)[number];
+    await t.db
+      .updateTable('merchants')
+      .set({ dba: 'Renamed After Approval' })
+      .where('mid', '=', boarded.MID as string)
+      .execute();
+    const pending = await t.db
+      .selectFrom('applications')
+      .select(['id', 'status', 'pending_level'])
+      .where('approved_at', 'is', null)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('applications')
+      .set({ status: 'Approved', approved_at: new Date(), pending_level: null })
+      .where('id', '=', pending.id)
+      .execute();
+    const after = await expected();
+    expect(after.find((r) => r.id === boarded.id)?.DBA).toBe('Renamed After Approval');
+    expect(after.some((r) => r.id === pending.id)).toBe(true);
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(after);
+    // An earlier day is its own answer; an ISO-bound user's list is their ISO's approvals only.
+    const january = await json('/api/approvedYTD_Details', { dt: `${today.slice(0, 4)}-01-31` });
+    expect(january).toEqual(after.filter((r) => r.approved <= `${today.slice(0, 4)}-01-31`));
+    const partner = new Client(t.app);
+    await partner.signin('partner@summitpayments.example');
+    const mine = await partner.post('/api/approvedYTD_Details', { dt: today });
+    expect(mine.statusCode).toBe(200);
+    const own = await expected('Summit Payment Group');
+    expect(own.length).toBeGreaterThan(0);
+    expect(mine.json()).toEqual(own);
+    // The other tests count from the rows as they were.
+    await t.db
+      .updateTable('merchants')
+      .set({ dba: boarded.DBA })
+      .where('mid', '=', boarded.MID as string)
+      .execute();
+    await t.db
+      .updateTable('applications')
+      .set({ status: pending.status, approved_at: null, pending_level: pending.pending_level })
+      .where('id', '=', pending.id)
+      .execute();
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(first);
+  });
+
   it('validates cntr and dt', async () => {
     for (const body of [{ cntr: 1 }, { cntr: 0.5 }, { cntr: -1000 }, {}, { cntr: '0' }]) {
       const res = await admin.post('/api/approvedMTD', body);

@@ -47,7 +47,8 @@ function trim(cache: Map<string, Entry>) {
  * leads: the CRM lead list (GetLeads); iso_partners: the ISO partners dashboard's directory and statuses per date
  * ranges (GetPartners, GetPartnersStatus and the ISO performance table); bi: ISO analytics and the executive ISO
  * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus), the matches (GetMatches) and
- * the activation list (GetActivation); fin_options: the financial dashboard's filter values (finoptions).
+ * the activation list (GetActivation); fin_options: the financial dashboard's filter values (finoptions);
+ * approvals: the year's approvals to a day (approvedYTD_Details).
  */
 export type AnswerName =
   | 'partners'
@@ -56,7 +57,8 @@ export type AnswerName =
   | 'iso_partners'
   | 'bi'
   | 'bonus'
-  | 'fin_options';
+  | 'fin_options'
+  | 'approvals';
 
 /**
  * `database` is the application's Db (the cache's key), `trx` the request's transaction. `byDay`: the answer also

@@ -10,10 +10,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/connect';
+import { keptJson } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
 import { addDays, monthOf, monthOfCntr, type Period, today, yearOf, yesterday } from './periods';
 import {
-  approvalDetails,
+  approvalDetailsJson,
   approvalsBreakdown,
   approvedByProfile,
   countApproved,
@@ -113,9 +114,17 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
   });
   withDt(salesEndpoints.month, (db, dt) => list(monthCounts(db, monthOf(dt))));
   withDt(salesEndpoints.year, (db, dt) => yearApprovals(db, yearOf(dt)));
-  withDt(salesEndpoints.approvedYTDDetails, (db, dt) =>
-    approvalDetails(db, { from: yearOf(dt).from, to: addDays(dt, 1) }),
-  );
+  // Every approval of the year to the day asked (3 MB at the large scale), kept per scope and day until an
+  // application, merchant or partner changes.
+  route(app, deps, {
+    endpoint: salesEndpoints.approvedYTDDetails,
+    access: 'session',
+    scope: 'iso',
+    handler: ({ db, input, user }) =>
+      keptJson(deps.db, db, 'approvals', `${user.isoId ?? 'staff'}:${input.dt}`, () =>
+        approvalDetailsJson(db, { from: yearOf(input.dt).from, to: addDays(input.dt, 1) }),
+      ),
+  });
   route(app, deps, {
     endpoint: salesEndpoints.salesYTDgoals,
     access: 'session',

@@ -72,6 +72,7 @@ import * as bonusActivationAnswer from './2026_12_09_0030_bonus_activation_answe
 import * as pciMerchantClosed from './2026_12_09_0040_pci_merchant_closed';
 import * as partnersNameOrder from './2026_12_09_0050_partners_name_order';
 import * as bonusRowsMatched from './2026_12_09_0060_bonus_rows_matched';
+import * as approvalsAnswer from './2026_12_10_0010_approvals_answer';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -148,4 +149,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0040_pci_merchant_closed': pciMerchantClosed,
   '2026_12_09_0050_partners_name_order': partnersNameOrder,
   '2026_12_09_0060_bonus_rows_matched': bonusRowsMatched,
+  '2026_12_10_0010_approvals_answer': approvalsAnswer,
 };
