@@ -576,23 +576,30 @@ if (section('sales')) {
     straightforward_p50: '—',
     straightforward_p95: '—',
   });
-  // The year's approvals, every one listed (the YTD card's details).
+  // The year's approvals, every one listed (the YTD card's details): kept until an application, merchant or
+  // partner changes, so asked again and first asked after a change, as a browser asks (accepting gzip).
   {
-    const d = await timed(() => post('/api/approvedYTD_Details', { dt: todayIso }), RUNS);
+    const ask = () => askAsBrowser('POST', '/api/approvedYTD_Details', { dt: todayIso });
+    const again = await timed(ask, RUNS);
+    const first = await timedAfterChange('approvals', ask, RUNS);
     const b = await timed(
       () =>
         sql`select a.id, a.dba, a.profile, a.sponsor_bank, p.account_name, a.approved_at from applications a join partners p on p.id = a.partner_id
           where a.approved_at >= date_trunc('year', now()) order by a.approved_at`.execute(db),
       BASELINE_RUNS,
     );
-    salesRows.push({
-      question: '/api/approvedYTD_Details (every approval of the year)',
-      p50: ms(d.p50),
-      p95: ms(d.p95),
-      target: within(d.p95),
-      straightforward_p50: ms(b.p50),
-      straightforward_p95: ms(b.p95),
-    });
+    for (const [question, d] of [
+      ['/api/approvedYTD_Details (every approval of the year)', again],
+      ['/api/approvedYTD_Details, first ask after a change', first],
+    ] as const)
+      salesRows.push({
+        question,
+        p50: ms(d.p50),
+        p95: ms(d.p95),
+        target: within(d.p95),
+        straightforward_p50: ms(b.p50),
+        straightforward_p95: ms(b.p95),
+      });
   }
   printTable('Sales dashboard, leaderboard and ISO partners (through the HTTP stack)', salesRows);
 }
