@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRun } from '../src/areas/pci/billingRun';
 import { loadPciConfig, loadRevShares, merchantRecordPages, merchantRecords } from '../src/areas/pci/engine';
+import type { Db } from '../src/db/connect';
 import { seedPciIfMissing } from '../src/db/seed/pci';
 import { decryptPii, encryptPii } from '../src/platform/pii';
 import { addUser, Client, type TestApp, testApp } from './helpers';
@@ -622,12 +623,12 @@ describe('answers PostgreSQL writes as JSON', () => {
   // merchant and ISO only then).
   it('pages, counts and totals the billing and commissions tables as plain SQL does', async () => {
     const month = `${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01`;
-    for (const [path, only, sum, byDefault] of [
-      ['/api/app/pci/billing/query', 'true', 'amount', 'b.mid, b.id'],
+    for (const [path, only, sums, byDefault] of [
+      ['/api/app/pci/billing/query', 'true', { amount: 'amount' }, 'b.mid, b.id'],
       [
         '/api/app/pci/commissions/query',
         'b.iso_rev_share is not null',
-        'amount_due',
+        { iso_cost: 'iso_cost', amount_billed: 'amount', amount_due: 'amount_due' },
         'pa.account_name, b.mid, b.id',
       ],
     ] as const) {
@@ -641,6 +642,16 @@ describe('answers PostgreSQL writes as JSON', () => {
           byDefault,
         ],
         [
+          { filters: [{ id: 'billing_flag', kind: 'select', values: ['ANF', 'NCF'] }] },
+          "b.billing_flag in ('ANF', 'NCF')",
+          byDefault,
+        ],
+        [
+          { filters: [{ id: 'billing_flag', kind: 'select', values: ['MTF'] }], page: 2 },
+          "b.billing_flag = 'MTF'",
+          byDefault,
+        ],
+        [
           { search: 'a' },
           `(lower(b.mid) like 'a%' or lower(m.dba) like 'a%'${
             path.includes('commissions') ? " or lower(pa.account_name) like 'a%'" : ''
@@ -651,8 +662,12 @@ describe('answers PostgreSQL writes as JSON', () => {
         const res = await finance.post(path, { ...lastMonth, pageSize: 25, ...request });
         expect(res.statusCode, res.body).toBe(200);
         const page = res.json();
-        const { rows } = await sql<{ mid: string; total: string }>`
-          select b.mid, (sum(b.${sql.raw(sum === 'amount' ? 'amount' : 'amount_due')}) over ())::numeric(14, 2)::text as total
+        const { rows } = await sql<{ mid: string; totals: Record<string, string> }>`
+          select b.mid, json_build_object(${sql.join(
+            Object.entries(sums).map(
+              ([id, column]) => sql`${id}::text, (sum(b.${sql.ref(column)}) over ())::numeric(14, 2)::text`,
+            ),
+          )}) as totals
           from pci_billing b join merchants m on m.id = b.merchant_id join partners pa on pa.id = b.partner_id
           where b.month = ${month}::date and ${sql.raw(only)} and ${sql.raw(where)}
           order by ${sql.raw(order)}`.execute(t.db);
@@ -660,13 +675,71 @@ describe('answers PostgreSQL writes as JSON', () => {
         expect(rows.length, what).toBeGreaterThan(0);
         const from = ('page' in request ? request.page : 1) * 25 - 25;
         expect(page.total, what).toBe(rows.length);
-        expect(page.totals[sum], what).toBe(rows[0]?.total);
+        expect(page.totals, what).toEqual(rows[0]?.totals);
         expect(
           page.rows.map((r: { mid: string }) => r.mid),
           what,
         ).toEqual(rows.slice(from, from + 25).map((r) => r.mid));
       }
     }
+  });
+});
+
+describe('kept billing totals', () => {
+  // The oracle: the billing rows grouped afresh, against the table the trigger keeps, after each kind of write.
+  const kept = (db: Db) =>
+    sql<{
+      g: string;
+    }>`select concat_ws('|', month, partner_id, billing_flag, iso_rev_share, billed_rows, amount,
+        iso_cost, amount_due) as g from pci_billing_totals order by 1`.execute(db);
+  const afresh = (db: Db) =>
+    sql<{
+      g: string;
+    }>`select concat_ws('|', month, partner_id, billing_flag, iso_rev_share, count(*), sum(amount),
+        sum(iso_cost), sum(amount_due)) as g from pci_billing group by month, partner_id, billing_flag, iso_rev_share
+        order by 1`.execute(db);
+  const same = async (what: string, db: Db = t.db) => {
+    const [k, a] = [(await kept(db)).rows.map((r) => r.g), (await afresh(db)).rows.map((r) => r.g)];
+    expect(k.length, what).toBeGreaterThan(10);
+    expect(k, what).toEqual(a);
+  };
+
+  it('counts and totals each month per ISO, billing type and rev share, whatever writes the rows', async () => {
+    await same('as migrated and seeded');
+    const month = `${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01`;
+    const { rows: saved } = await sql<
+      Record<string, unknown>
+    >`select * from pci_billing where month = ${month}::date
+      order by id limit 40`.execute(t.db);
+    const ids = saved.map((r) => r.id as number);
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        // A new amount, another billing type, a share taken away and one given; then rows deleted and written back.
+        await sql`update pci_billing set amount = amount + 1.25 where id = any(${ids.slice(0, 10)})`.execute(
+          trx,
+        );
+        await sql`update pci_billing set billing_flag = case billing_flag when 'MTF' then 'ANF' else 'MTF' end
+        where id = any(${ids.slice(10, 20)})`.execute(trx);
+        await sql`update pci_billing set iso_rev_share = null, amount_due = null
+        where id = any(${ids.slice(20, 30)}) and iso_rev_share is not null`.execute(trx);
+        await sql`update pci_billing set iso_rev_share = 12.5, amount_due = amount * 0.125 - iso_cost
+        where id = any(${ids.slice(30, 40)}) and iso_rev_share is null`.execute(trx);
+        await same('after updates', trx);
+        await sql`delete from pci_billing where id = any(${ids})`.execute(trx);
+        await same('after a delete', trx);
+        for (const row of saved)
+          await trx
+            .insertInto('pci_billing')
+            .values(row as never)
+            .execute();
+        await same('after the rows are written back', trx);
+        throw new Error('undo');
+      })
+      .catch((err: Error) => {
+        if (err.message !== 'undo') throw err;
+      });
+    await same('after the writes are undone');
   });
 });
 

@@ -95,6 +95,19 @@ const billingLookup = <Id extends string>(columns: readonly Id[]) => ({
   key: 'b.id',
 });
 
+/**
+ * A month's rows counted and totalled per ISO, billing type and rev share, kept by a trigger
+ * (2026_12_10_0020_pci_billing_totals): a page with no filter, or filtered by billing type (or rev share) alone,
+ * counts and totals those few thousand rows. The routes' conditions (the month; a rev share in effect) read its
+ * columns as they read the billing rows'.
+ */
+const billingTotals = {
+  from: 'pci_billing_totals b',
+  base: true,
+  expressions: { billing_flag: 'b.billing_flag' },
+  count: 'b.billed_rows',
+} as const;
+
 /** A month's billing rows (the month is the route's fixed condition). */
 export const billingSource: TableSource<PciBillingColumn> = {
   def: pciBillingTable,
@@ -108,6 +121,7 @@ export const billingSource: TableSource<PciBillingColumn> = {
   lookup: billingLookup(['dba_name', 'iso_name', 'merchant_profile', 'open_date']),
   searchable: ['mid', 'dba_name'],
   tiebreak: 'b.id',
+  rollups: [{ ...billingTotals, totals: { amount: 'b.amount' } }],
 };
 
 /** A month's commissions: its billing rows of ISOs that had a rev share in effect on the billing date. */
@@ -125,6 +139,13 @@ export const commissionsSource: TableSource<PciCommissionColumn> = {
   lookup: billingLookup(['dba_name', 'iso_name', 'merchant_profile']),
   searchable: ['mid', 'dba_name', 'iso_name'],
   tiebreak: 'b.id',
+  rollups: [
+    {
+      ...billingTotals,
+      expressions: { ...billingTotals.expressions, iso_rev_share: 'b.iso_rev_share' },
+      totals: { iso_cost: 'b.iso_cost', amount_billed: 'b.amount', amount_due: 'b.amount_due' },
+    },
+  ],
 };
 
 /** Old merchants: those whose merchant account closed, with their PCI status. */

@@ -73,6 +73,7 @@ import * as pciMerchantClosed from './2026_12_09_0040_pci_merchant_closed';
 import * as partnersNameOrder from './2026_12_09_0050_partners_name_order';
 import * as bonusRowsMatched from './2026_12_09_0060_bonus_rows_matched';
 import * as approvalsAnswer from './2026_12_10_0010_approvals_answer';
+import * as pciBillingTotals from './2026_12_10_0020_pci_billing_totals';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -150,4 +151,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0050_partners_name_order': partnersNameOrder,
   '2026_12_09_0060_bonus_rows_matched': bonusRowsMatched,
   '2026_12_10_0010_approvals_answer': approvalsAnswer,
+  '2026_12_10_0020_pci_billing_totals': pciBillingTotals,
 };
