@@ -940,6 +940,21 @@ describe('old merchants', () => {
       expect(kept, what).toEqual(counted);
       const total = counted.reduce((n, r) => n + r.n, 0);
       expect(total, what).toBeGreaterThan(25);
+      // The older client's whole list: every closed merchant's row with its merchant's DBA and ISO, by MID.
+      const { rows: closedRows } = await sql<{ mid: string; dba_name: string; iso_name: string }>`
+        select p.mid, m.dba as dba_name, pa.account_name as iso_name from pci_merchants p
+        join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id
+        where m.status = 'Closed' order by p.mid`.execute(t.db);
+      const whole = await finance.get('/api/pci/GetHistoricMerchants');
+      expect(whole.statusCode, whole.body).toBe(200);
+      expect(
+        whole.json().map((r: { mid: string; dba_name: string; iso_name: string }) => ({
+          mid: r.mid,
+          dba_name: r.dba_name,
+          iso_name: r.iso_name,
+        })),
+        what,
+      ).toEqual(closedRows);
       for (const [request, where] of [
         [{}, 'true'],
         [{ page: 2 }, 'true'],

@@ -655,6 +655,11 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
 /** A stored numeric as the API's exact decimal ("35.00"). */
 const money = (v: string | number) => toDecimalString(parseMoney(String(v)));
 
+/**
+ * The closed merchants' PCI rows (the older client's whole list, or one MID), with the DBA and closed status each
+ * row keeps from its merchant (2026_12_01_0010, 2026_12_09_0040): found by the closed rows' partial index, with no
+ * merchant read.
+ */
 async function historicMerchants(db: Db, reveal: boolean, mid?: string) {
   const { rows } = await sql<{
     mid: string;
@@ -665,10 +670,10 @@ async function historicMerchants(db: Db, reveal: boolean, mid?: string) {
     aba_last4: string | null;
     dda_number: string | null;
     dda_last4: string | null;
-  }>`select p.mid, m.dba as dba_name, pa.account_name as iso_name, p.merchant_status, p.aba_number, p.aba_last4,
+  }>`select p.mid, p.dba as dba_name, pa.account_name as iso_name, p.merchant_status, p.aba_number, p.aba_last4,
       p.dda_number, p.dda_last4
-    from pci_merchants p join merchants m on m.id = p.merchant_id join partners pa on pa.id = p.partner_id
-    where m.status = 'Closed' ${mid === undefined ? sql`` : sql`and p.mid = ${mid}`}
+    from pci_merchants p join partners pa on pa.id = p.partner_id
+    where p.merchant_closed ${mid === undefined ? sql`` : sql`and p.mid = ${mid}`}
     order by p.mid`.execute(db);
   return rows.map((r) => ({
     mid: r.mid,
