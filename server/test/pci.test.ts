@@ -795,6 +795,29 @@ describe('ISO scoping', () => {
     const all = (await finance.post('/api/app/pci/merchants/query', { pageSize: 25 })).json();
     expect(page.total).toBe(merchants.length);
     expect(all.total).toBeGreaterThan(page.total);
+    // The billing and commissions tabs' counts and totals (from the kept totals, 2026_12_10_0020) are the ISO's own.
+    const month = `${lastMonth.year}-${String(lastMonth.month).padStart(2, '0')}-01`;
+    for (const [path, only, column, total] of [
+      ['/api/app/pci/billing/query', 'true', 'amount', 'amount'],
+      ['/api/app/pci/commissions/query', 'b.iso_rev_share is not null', 'amount_due', 'amount_due'],
+    ] as const) {
+      for (const [request, where] of [
+        [{}, 'true'],
+        [{ filters: [{ id: 'billing_flag', kind: 'select', values: ['MTF'] }] }, "b.billing_flag = 'MTF'"],
+      ] as const) {
+        const { rows } = await sql<{ n: number; sum: string }>`select count(*)::int as n,
+            coalesce(sum(b.${sql.ref(column)}), 0)::numeric(14, 2)::text as sum
+          from pci_billing b join partners pa on pa.id = b.partner_id
+          where pa.account_name = 'Summit Payment Group' and b.month = ${month}::date and ${sql.raw(only)}
+            and ${sql.raw(where)}`.execute(t.db);
+        const res = await partner.post(path, { ...lastMonth, pageSize: 25, ...request });
+        const what = `${path} ${JSON.stringify(request)}`;
+        expect(res.statusCode, res.body).toBe(200);
+        expect(rows[0]?.n, what).toBeGreaterThan(0);
+        expect(res.json().total, what).toBe(rows[0]?.n);
+        expect(res.json().totals[total], what).toBe(rows[0]?.sum);
+      }
+    }
   });
 });
 
