@@ -170,12 +170,11 @@ export async function partnerMerchants(
   return rows;
 }
 
-/** Every approval of a period, newest first: the application and, once boarded, its merchant. */
 /**
- * The approvals of a period (the year-to-date details), newest first, as the answer's JSON text written by the
- * database: 30,000 approvals at the large scale are 3 MB of JSON, which took 144 ms as rows read, checked and
- * written again by the server. The route keeps the text per scope and day asked until an application, a merchant
- * or a partner changes (platform/answerCache.ts, 'approvals').
+ * Every approval of a period (the year-to-date details), newest first: the application and, once boarded, its
+ * merchant, as the answer's JSON text written by the database. 30,000 approvals at the large scale are 3 MB of
+ * JSON, which took 144 ms as rows read, checked and written again by the server. The route keeps the text per
+ * scope and day asked until an application, a merchant or a partner changes (platform/answerCache.ts, 'approvals').
  */
 export async function approvalDetailsJson(db: Db, p: Period): Promise<string> {
   const { rows } = await sql<{ answer: string }>`select coalesce(json_agg(x), '[]')::text as answer from (
