@@ -97,8 +97,8 @@ const billingLookup = <Id extends string>(columns: readonly Id[]) => ({
 
 /**
  * A month's rows counted and totalled per ISO, billing type and rev share, kept by a trigger
- * (2026_12_10_0020_pci_billing_totals): a page with no filter, or filtered by billing type (or rev share) alone,
- * counts and totals those few thousand rows. The routes' conditions (the month; a rev share in effect) read its
+ * (2026_12_10_0020_pci_billing_totals): a page with no filter, or filtered by billing type alone, counts and
+ * totals those few thousand rows. The routes' conditions (the month; a rev share in effect) read its
  * columns as they read the billing rows'.
  */
 const billingTotals = {
@@ -142,7 +142,6 @@ export const commissionsSource: TableSource<PciCommissionColumn> = {
   rollups: [
     {
       ...billingTotals,
-      expressions: { ...billingTotals.expressions, iso_rev_share: 'b.iso_rev_share' },
       totals: { iso_cost: 'b.iso_cost', amount_billed: 'b.amount', amount_due: 'b.amount_due' },
     },
   ],
