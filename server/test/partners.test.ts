@@ -202,6 +202,33 @@ describe('reading partners', () => {
       groups.length,
     );
     expect((await c.post('/api/searchpartner', { val: '' })).json().length).toBe(all.length);
+    // The oracle: each account whose name, contact name or RM, or one of whose groups' names or IDs, starts with
+    // the text (any case), with all its rows, tested here on the whole directory.
+    const directory = (await c.get('/api/partners/GetPartners')).json() as {
+      accountid: string;
+      accountname: string;
+      fullname: string | null;
+      rm: string | null;
+      groupname: string | null;
+      groupid: string | null;
+    }[];
+    const starts = (v: string | null, text: string) => (v ?? '').toLowerCase().startsWith(text.toLowerCase());
+    for (const val of ['Su', 'a', 'sm', ' pa ', (groups[0]?.group_id ?? '').slice(0, 3), 'zzz', '_']) {
+      const text = val.trim();
+      const ids = new Set(
+        directory
+          .filter((r) =>
+            [r.accountname, r.fullname, r.rm, r.groupname, r.groupid].some((v) => starts(v, text)),
+          )
+          .map((r) => r.accountid),
+      );
+      const res = (await c.post('/api/searchpartner', { val })).json() as { accountid: string }[];
+      expect(
+        res.map((r) => r.accountid),
+        val,
+      ).toEqual(directory.filter((r) => ids.has(r.accountid)).map((r) => r.accountid));
+      if (val === 'a') expect(ids.size).toBeGreaterThan(1);
+    }
     expect((await c.post('/api/searchpartner', { val: 'x'.repeat(101) })).statusCode).toBe(400);
     expect((await c.post('/api/searchpartner', { val: '%' })).json()).toEqual([]);
   });

@@ -26,15 +26,20 @@ const like = (value: string) => `${value.toLowerCase().replace(/[\\%_]/g, (c) =>
 
 /**
  * Accounts matching a search text: account name, name, RM, or one of the account's group names or group IDs
- * starting with it (case-insensitive). Empty: every account.
+ * starting with it (case-insensitive). Empty: every account. Each column is searched by its own prefix index
+ * (2026_12_10_0030_partner_search) and the accounts found are put together: one condition over the five
+ * (`a or b or …`) tested every account and group, 14 ms of the call's 29 at the xl scale (docs/bench.md).
  */
 function matching(val: string): RawBuilder<unknown> {
   const text = val.trim();
   if (text === '') return sql`true`;
   const prefix = like(text);
-  return sql`(lower(p.account_name) like ${prefix} or lower(p.full_name) like ${prefix} or lower(p.rm) like ${prefix}
-    or exists (select 1 from groups s where s.partner_id = p.id
-               and (lower(s.group_name) like ${prefix} or lower(s.group_id) like ${prefix})))`;
+  return sql`p.id in (
+    select id from partners where lower(account_name) like ${prefix}
+    union select id from partners where lower(full_name) like ${prefix}
+    union select id from partners where lower(rm) like ${prefix}
+    union select partner_id from groups where lower(group_name) like ${prefix}
+    union select partner_id from groups where lower(group_id) like ${prefix})`;
 }
 
 /**

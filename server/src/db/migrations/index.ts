@@ -74,6 +74,7 @@ import * as partnersNameOrder from './2026_12_09_0050_partners_name_order';
 import * as bonusRowsMatched from './2026_12_09_0060_bonus_rows_matched';
 import * as approvalsAnswer from './2026_12_10_0010_approvals_answer';
 import * as pciBillingTotals from './2026_12_10_0020_pci_billing_totals';
+import * as partnerSearch from './2026_12_10_0030_partner_search';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -152,4 +153,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0060_bonus_rows_matched': bonusRowsMatched,
   '2026_12_10_0010_approvals_answer': approvalsAnswer,
   '2026_12_10_0020_pci_billing_totals': pciBillingTotals,
+  '2026_12_10_0030_partner_search': partnerSearch,
 };
