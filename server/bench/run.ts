@@ -190,6 +190,12 @@ function printTable(title: string, rows: readonly object[]) {
   }
 }
 
+/** A call's timing: its median and 95th percentile, in ms. */
+interface Timing {
+  p50: number;
+  p95: number;
+}
+
 interface Row {
   question: string;
   p50: string;
@@ -201,6 +207,16 @@ interface Row {
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 /** A row's verdict against its p95 bound (25 ms unless said). */
 const within = (p95: number, bound = 25) => `p95 ≤ ${bound} ms ${p95 <= bound ? '✓' : '✗'}`;
+
+/** A row of a section's table: the call's p50 and p95 against its bound, and the straightforward SQL's beside it. */
+const measured = (question: string, d: Timing, plain: Timing, bound = 25): Row => ({
+  question,
+  p50: ms(d.p50),
+  p95: ms(d.p95),
+  target: within(d.p95, bound),
+  straightforward_p50: ms(plain.p50),
+  straightforward_p95: ms(plain.p95),
+});
 
 const thisMonth = monthStart(new Date());
 const todayIso = new Date().toISOString().slice(0, 10);
@@ -262,14 +278,7 @@ if (section('tables')) {
   ) {
     const design = await timed(() => post(url, body), RUNS);
     const plain = await timed(baseline, BASELINE_RUNS);
-    rows.push({
-      question,
-      p50: ms(design.p50),
-      p95: ms(design.p95),
-      target: within(design.p95),
-      straightforward_p50: ms(plain.p50),
-      straightforward_p95: ms(plain.p95),
-    });
+    rows.push(measured(question, design, plain));
   }
 
   await compare(
@@ -592,14 +601,7 @@ if (section('sales')) {
       ['/api/approvedYTD_Details (every approval of the year)', again],
       ['/api/approvedYTD_Details, first ask after a change', first],
     ] as const)
-      salesRows.push({
-        question,
-        p50: ms(d.p50),
-        p95: ms(d.p95),
-        target: within(d.p95),
-        straightforward_p50: ms(b.p50),
-        straightforward_p95: ms(b.p95),
-      });
+      salesRows.push(measured(question, d, b));
   }
   printTable('Sales dashboard, leaderboard and ISO partners (through the HTTP stack)', salesRows);
 }
@@ -649,14 +651,7 @@ if (section('financial')) {
     ] as Array<[string, Record<string, unknown>, string]>) {
       const design = await timed(() => post(url, body), RUNS);
       const plain = await timed(() => sql.raw(plainSql).execute(db), BASELINE_RUNS);
-      finRows.push({
-        question: `${url}: ${name}`,
-        p50: ms(design.p50),
-        p95: ms(design.p95),
-        target: within(design.p95),
-        straightforward_p50: ms(plain.p50),
-        straightforward_p95: ms(plain.p95),
-      });
+      finRows.push(measured(`${url}: ${name}`, design, plain));
     }
   }
   // The filter groups' values, asked by the dashboard before its figures: each group's distinct values among
@@ -683,14 +678,7 @@ if (section('financial')) {
     ['/api/finoptions (every filter group, every MID)', optionsDesign],
     ['/api/finoptions, first ask after a change', optionsFirst],
   ] as const)
-    finRows.push({
-      question,
-      p50: ms(d.p50),
-      p95: ms(d.p95),
-      target: within(d.p95),
-      straightforward_p50: ms(optionsPlain.p50),
-      straightforward_p95: ms(optionsPlain.p95),
-    });
+    finRows.push(measured(question, d, optionsPlain));
   printTable('Financial dashboard (through the HTTP stack)', finRows);
 }
 
@@ -730,14 +718,7 @@ if (section('partners')) {
   for (const [question, design, plain, target] of partnerCalls) {
     const d = await timed(design, RUNS);
     const b = await timed(plain, BASELINE_RUNS);
-    partnerRows.push({
-      question,
-      p50: ms(d.p50),
-      p95: ms(d.p95),
-      target: within(d.p95, target),
-      straightforward_p50: ms(b.p50),
-      straightforward_p95: ms(b.p95),
-    });
+    partnerRows.push(measured(question, d, b, target));
   }
   printTable('Partners (through the HTTP stack)', partnerRows);
   // The import with every account and group changed in the sandbox (its worst case), rolled back afterwards.
@@ -820,14 +801,7 @@ if (section('processing')) {
   for (const [question, url, body, plain, target] of processingCalls) {
     const d = await timed(() => post(url, body), RUNS);
     const b = await timed(plain, BASELINE_RUNS);
-    processingRows.push({
-      question,
-      p50: ms(d.p50),
-      p95: ms(d.p95),
-      target: within(d.p95, target),
-      straightforward_p50: ms(b.p50),
-      straightforward_p95: ms(b.p95),
-    });
+    processingRows.push(measured(question, d, b, target));
   }
   printTable('Processing dashboard (through the HTTP stack)', processingRows);
   // One quarter report (the latest complete quarter's workbook and PDF), in a process of its own.
@@ -939,14 +913,7 @@ if (section('ach')) {
   for (const [question, body, where, order] of achQueries) {
     const d = await timed(() => post('/api/app/ach/query', body), RUNS);
     const b = await timed(straightforwardAch(where, order), BASELINE_RUNS);
-    achRows.push({
-      question: `/api/app/ach/query: ${question}`,
-      p50: ms(d.p50),
-      p95: ms(d.p95),
-      target: within(d.p95),
-      straightforward_p50: ms(b.p50),
-      straightforward_p95: ms(b.p95),
-    });
+    achRows.push(measured(`/api/app/ach/query: ${question}`, d, b));
   }
   // An edit of a money column (it moves the legal name's balance) on a row of the legal name with the most rows,
   // alternating two values; the row, its legal name's derived columns and its history are put back afterwards.
@@ -1216,14 +1183,7 @@ if (section('pci')) {
     ] as const) {
       const d = await timed(call, RUNS);
       const b = await timed(() => plain.execute(db), BASELINE_RUNS);
-      pciRows.push({
-        question,
-        p50: ms(d.p50),
-        p95: ms(d.p95),
-        target: within(d.p95),
-        straightforward_p50: ms(b.p50),
-        straightforward_p95: ms(b.p95),
-      });
+      pciRows.push({ ...measured(question, d, b) });
     }
   }
 
@@ -1492,15 +1452,7 @@ if (section('bi')) {
     const b = await timed(plain, BASELINE_RUNS);
     const runs: [string, { p50: number; p95: number }][] = [[question, await timed(call, RUNS)]];
     if (kept) runs.push([`${question}, first ask after a change`, await timedAfterChange('bi', call, RUNS)]);
-    for (const [label, d] of runs)
-      biRows.push({
-        question: label,
-        p50: ms(d.p50),
-        p95: ms(d.p95),
-        target: within(d.p95, target),
-        straightforward_p50: ms(b.p50),
-        straightforward_p95: ms(b.p95),
-      });
+    for (const [label, d] of runs) biRows.push(measured(label, d, b, target));
   }
   console.log('\nBusiness Intelligence (through the HTTP stack)');
   console.table(biRows);
