@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ISO_ROLE, keptFromRows, run, scopeToIso } from './helpers';
+import { keptForIso, keptFromRows, run } from './helpers';
 
 /**
  * The PCI Old Merchants tab lists the PCI rows of closed merchants. Each page and its count joined every PCI row to
@@ -50,9 +50,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       truncate: 'delete from pci_closed_counts;',
     }),
   ]);
-  await scopeToIso(db, 'pci_closed_counts');
-  await run(db, [
-    `grant select on pci_closed_counts to ${ISO_ROLE}`,
-    `revoke insert, update, delete on pci_closed_counts from ${ISO_ROLE}`,
-  ]);
+  await keptForIso(db, 'pci_closed_counts');
 }

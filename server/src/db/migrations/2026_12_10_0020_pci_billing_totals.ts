@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ISO_ROLE, keptFromRows, run, scopeToIso } from './helpers';
+import { keptForIso, keptFromRows, run } from './helpers';
 
 /**
  * Each month's PCI billing rows counted and totalled per ISO, billing type and rev share, so the Billing and
@@ -43,9 +43,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       truncate: 'delete from pci_billing_totals;',
     }),
   ]);
-  await scopeToIso(db, 'pci_billing_totals');
-  await run(db, [
-    `grant select on pci_billing_totals to ${ISO_ROLE}`,
-    `revoke insert, update, delete on pci_billing_totals from ${ISO_ROLE}`,
-  ]);
+  await keptForIso(db, 'pci_billing_totals');
 }

@@ -24,6 +24,18 @@ export async function scopeToIso(db: Kysely<unknown>, table: string, partnerColu
   ]);
 }
 
+/**
+ * A summary table kept by the database (a trigger writes it): an ISO-bound request reads its own ISO's rows only
+ * and writes none.
+ */
+export async function keptForIso(db: Kysely<unknown>, table: string) {
+  await scopeToIso(db, table);
+  await run(db, [
+    `grant select on ${table} to ${ISO_ROLE}`,
+    `revoke insert, update, delete on ${table} from ${ISO_ROLE}`,
+  ]);
+}
+
 /** Platform tables an ISO-bound request must never read. */
 export async function hideFromIsoRole(db: Kysely<unknown>, tables: string[]) {
   await run(
