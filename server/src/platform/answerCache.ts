@@ -61,6 +61,14 @@ export type AnswerName =
   | 'approvals';
 
 /**
+ * The key an answer is kept under: the scope its rows were read in (row-level security gives an ISO-bound user
+ * their ISO's rows, staff every ISO's), then what was asked. Every kept answer's key starts with it, so one scope's
+ * answer is never sent to another.
+ */
+export const scopeKey = (user: { isoId: number | null } | null, ...question: (string | number)[]): string =>
+  [user?.isoId ?? 'staff', ...question].join(':');
+
+/**
  * `database` is the application's Db (the cache's key), `trx` the request's transaction. `byDay`: the answer also
  * depends on the day (a merchant closing tomorrow is open today), so an entry is kept for the database's current
  * day only.

@@ -1,6 +1,6 @@
 import { biEndpoints } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { keptJson } from '../../platform/answerCache';
+import { keptJson, scopeKey } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
 import {
   allInformationJson,
@@ -35,16 +35,9 @@ export function biRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ db, input, user }) => {
       // Chosen groups in any order are the same question.
       const key = JSON.stringify({ ...input, groups: [...input.groups].sort() });
-      return keptJson(
-        deps.db,
-        db,
-        'bi',
-        `${user.isoId ?? 'staff'}:analytics:${key}`,
-        () => analyticsData(db, input),
-        {
-          byDay: true,
-        },
-      );
+      return keptJson(deps.db, db, 'bi', scopeKey(user, 'analytics', key), () => analyticsData(db, input), {
+        byDay: true,
+      });
     },
   });
 
@@ -53,7 +46,7 @@ export function biRoutes(app: FastifyInstance, deps: Deps) {
     access: 'bi',
     scope: 'iso',
     handler: ({ db, user }) =>
-      keptJson(deps.db, db, 'bi', `${user.isoId ?? 'staff'}:information`, () => allInformationJson(db), {
+      keptJson(deps.db, db, 'bi', scopeKey(user, 'information'), () => allInformationJson(db), {
         byDay: true,
       }),
   });

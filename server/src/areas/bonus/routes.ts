@@ -18,7 +18,7 @@ import {
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { keptJson } from '../../platform/answerCache';
+import { keptJson, scopeKey } from '../../platform/answerCache';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { BONUS_RUN_JOB } from './jobs';
@@ -53,7 +53,7 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
       const window = input.bonusType === 'W' ? weeklyWindow(input.date) : monthlyWindow(input.date);
       if (!window) throw noWindow(input.bonusType === 'W' ? 'weekly' : 'monthly', input.date);
       // Kept per ISO scope and window until a bonus row, a merchant, an ISO or a day's figures change.
-      return keptJson(deps.db, db, 'bonus', `${user.isoId ?? 'staff'}:${window.kind}:${window.start}`, () =>
+      return keptJson(deps.db, db, 'bonus', scopeKey(user, window.kind, window.start), () =>
         bonusRowsJson(db, window),
       );
     },
@@ -97,7 +97,7 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
     access: 'session',
     scope: 'iso',
     handler: ({ db, user }) =>
-      keptJson(deps.db, db, 'bonus', `${user.isoId ?? 'staff'}:matches`, async () =>
+      keptJson(deps.db, db, 'bonus', scopeKey(user, 'matches'), async () =>
         JSON.stringify(bonusEndpoints.getMatches.output.parse(await allMatches(db))),
       ),
   });
@@ -109,7 +109,7 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
     handler: ({ db, user }) => {
       // Kept per day as this server counts days (the list's own "today"), not the database's.
       const today = todayIso();
-      return keptJson(deps.db, db, 'bonus', `${user.isoId ?? 'staff'}:activation:${today}`, async () =>
+      return keptJson(deps.db, db, 'bonus', scopeKey(user, 'activation', today), async () =>
         JSON.stringify(bonusEndpoints.getActivation.output.parse(await activationRows(db, today))),
       );
     },

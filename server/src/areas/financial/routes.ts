@@ -1,6 +1,6 @@
 import { addMonths, financialEndpoints, monthStart } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { keptJson } from '../../platform/answerCache';
+import { keptJson, scopeKey } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
 import { averages, monthTotals, optionsJson, resolveFilters, series } from './queries';
 
@@ -12,7 +12,7 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'iso',
     // The same for every caller of one scope until a merchant, partner or MCC changes: kept per scope.
     handler: ({ db, user }) =>
-      keptJson(deps.db, db, 'fin_options', `${user.isoId ?? 'staff'}:options`, () => optionsJson(db)),
+      keptJson(deps.db, db, 'fin_options', scopeKey(user, 'options'), () => optionsJson(db)),
   });
 
   route(app, deps, {

@@ -10,6 +10,7 @@ import {
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
+import { scopeKey } from '../../platform/answerCache';
 import { badRequest } from '../../platform/errors';
 import type { TableSource } from '../../platform/tableQuery';
 
@@ -145,7 +146,7 @@ export function directoryKey(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  return `${user?.isoId ?? 'staff'}:${call}:${ranges}`;
+  return scopeKey(user, call, ranges);
 }
 
 /** The date ranges of the ISO performance screen for a chosen month, as the older client computed them. */

@@ -8,7 +8,7 @@ import {
   type RuntimeStatus,
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { keptJson } from '../../platform/answerCache';
+import { keptJson, scopeKey } from '../../platform/answerCache';
 import { audit } from '../../platform/audit';
 import { SandboxCrm } from '../../platform/crm';
 import { AppError, notFound } from '../../platform/errors';
@@ -68,7 +68,7 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'iso',
     // The whole directory (1.6 MB at the large scale): kept, and sent compressed to browsers.
     handler: ({ db, user }) =>
-      keptJson(deps.db, db, 'partners', String(user.isoId ?? 'staff'), () => accountGroupRowsJson(db)),
+      keptJson(deps.db, db, 'partners', scopeKey(user), () => accountGroupRowsJson(db)),
   });
 
   route(app, deps, {

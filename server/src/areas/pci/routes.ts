@@ -28,7 +28,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { keptJson } from '../../platform/answerCache';
+import { keptJson, scopeKey } from '../../platform/answerCache';
 import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
@@ -232,7 +232,7 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'iso',
     handler: async ({ db, input, user }) => {
       const month = billingMonth(input);
-      return keptJson(deps.db, db, 'pci_billing', `${user.isoId ?? 'staff'}:billing:${month}`, async () => {
+      return keptJson(deps.db, db, 'pci_billing', scopeKey(user, 'billing', month), async () => {
         const { rows } = await sql<{
           j: string;
         }>`select coalesce(json_agg(r order by r.mid), '[]')::text as j from (
@@ -252,23 +252,17 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'iso',
     handler: async ({ db, input, user }) => {
       const month = billingMonth(input);
-      return keptJson(
-        deps.db,
-        db,
-        'pci_billing',
-        `${user.isoId ?? 'staff'}:commissions:${month}`,
-        async () => {
-          const { rows } = await sql<{
-            j: string;
-          }>`select coalesce(json_agg(r order by r.iso_name, r.mid), '[]')::text as j from (
+      return keptJson(deps.db, db, 'pci_billing', scopeKey(user, 'commissions', month), async () => {
+        const { rows } = await sql<{
+          j: string;
+        }>`select coalesce(json_agg(r order by r.iso_name, r.mid), '[]')::text as j from (
             select b.mid, m.dba as dba_name, pa.account_name as iso_name, m.profile as merchant_profile,
               b.billing_flag, b.created_date::text as date_billed, b.iso_rev_share::text as iso_rev_share,
               b.iso_cost::text as iso_cost, b.amount::text as amount_billed, b.amount_due::text as amount_due
             from pci_billing b join merchants m on m.id = b.merchant_id join partners pa on pa.id = b.partner_id
             where b.month = ${month}::date and b.iso_rev_share is not null) r`.execute(db);
-          return rows[0]?.j ?? '[]';
-        },
-      );
+        return rows[0]?.j ?? '[]';
+      });
     },
   });
 

@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/connect';
-import { keptJson } from '../../platform/answerCache';
+import { keptJson, scopeKey } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
 import { addDays, monthOf, monthOfCntr, type Period, today, yearOf, yesterday } from './periods';
 import {
@@ -121,7 +121,7 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
     access: 'session',
     scope: 'iso',
     handler: ({ db, input, user }) =>
-      keptJson(deps.db, db, 'approvals', `${user.isoId ?? 'staff'}:${input.dt}`, () =>
+      keptJson(deps.db, db, 'approvals', scopeKey(user, input.dt), () =>
         approvalDetailsJson(db, { from: yearOf(input.dt).from, to: addDays(input.dt, 1) }),
       ),
   });
