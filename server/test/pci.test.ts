@@ -978,6 +978,16 @@ describe('old merchants', () => {
         })),
         what,
       ).toEqual(closedRows);
+      // The list is kept until a PCI row or a partner is written; each ask is audited with the rows it showed.
+      const { rows: reveal } = await sql<{ subject: string; rows: number }>`
+        select subject, (details->>'rows')::int as rows from audit_log
+        where action = 'pii.reveal' and actor_email = 'finance.admin@paydesk.local' order by id desc limit 1`.execute(
+        t.db,
+      );
+      expect(reveal[0], what).toEqual({
+        subject: `${closedRows.length} old merchants`,
+        rows: closedRows.length,
+      });
       for (const [request, where] of [
         [{}, 'true'],
         [{ page: 2 }, 'true'],
@@ -1025,6 +1035,12 @@ describe('old merchants', () => {
         t.db,
       );
       await check('a closed merchant’s PCI row moved to another ISO');
+      await sql`update partners set account_name = account_name || ' Renamed' where id = ${other}`.execute(
+        t.db,
+      );
+      await check('that ISO renamed');
+      await sql`update merchants set dba = dba || ' Renamed' where id = ${closed1.id}`.execute(t.db);
+      await check('a closed merchant’s DBA changed');
       // A value written to the kept column directly is replaced by the merchant's.
       await sql`update pci_merchants set merchant_closed = true where merchant_id = ${open2.id}`.execute(
         t.db,
@@ -1042,6 +1058,12 @@ describe('old merchants', () => {
       await sql`update pci_merchants set partner_id = ${closed1.partner_id} where merchant_id = ${closed1.id}`.execute(
         t.db,
       );
+      await sql`update partners set account_name = left(account_name, -8) where id = ${other} and account_name like '% Renamed'`.execute(
+        t.db,
+      );
+      await sql`update merchants set dba = left(dba, -8) where id = ${closed1.id} and dba like '% Renamed'`.execute(
+        t.db,
+      );
     }
     await check('changed back');
   });
@@ -1050,6 +1072,7 @@ describe('old merchants', () => {
     const old = (await finance.get('/api/pci/GetHistoricMerchants')).json() as {
       mid: string;
       merchant_status: string;
+      aba_number: string | null;
     }[];
     const closed = old.find((m) => m.merchant_status === 'C');
     expect(closed).toBeDefined();
@@ -1086,6 +1109,9 @@ describe('old merchants', () => {
       .executeTakeFirstOrThrow();
     expect(stored.aba_number).not.toContain('021000021');
     expect(stored.aba_last4).toBe('0021');
+    // The whole list asked before the change is not the one answered after it.
+    const after = (await finance.get('/api/pci/GetHistoricMerchants')).json() as typeof old;
+    expect(after.find((m) => m.mid === mid)).toMatchObject({ merchant_status: '', aba_number: '021000021' });
     expect(
       (
         await finance.post('/api/pci/UpdateHistoricMerchantStatus', {

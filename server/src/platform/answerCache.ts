@@ -48,7 +48,8 @@ function trim(cache: Map<string, Entry>) {
  * ranges (GetPartners, GetPartnersStatus and the ISO performance table); bi: ISO analytics and the executive ISO
  * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus), the matches (GetMatches) and
  * the activation list (GetActivation); fin_options: the financial dashboard's filter values (finoptions);
- * approvals: the year's approvals to a day (approvedYTD_Details).
+ * approvals: the year's approvals to a day (approvedYTD_Details); pci_historic: the older client's whole Old
+ * Merchants list (GetHistoricMerchants).
  */
 export type AnswerName =
   | 'partners'
@@ -58,7 +59,8 @@ export type AnswerName =
   | 'bi'
   | 'bonus'
   | 'fin_options'
-  | 'approvals';
+  | 'approvals'
+  | 'pci_historic';
 
 /**
  * The key an answer is kept under: the scope its rows were read in (row-level security gives an ISO-bound user

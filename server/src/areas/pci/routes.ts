@@ -336,9 +336,19 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     scope: 'staffOnly',
     handler: async ({ db, user, req }) => {
       const reveal = reveals(user);
-      const rows = await historicMerchants(db, reveal);
-      if (reveal && rows.length > 0) await auditReveal(db, user, req, 'old merchants', rows.length);
-      return rows;
+      if (reveal) {
+        // Every reveal is audited, kept answer or not, with the number of merchants it shows: the kept count of each
+        // ISO's closed merchants' PCI rows, which are the list's rows (the same transaction, so the same snapshot).
+        const { rows } = await sql<{ n: number }>`
+          select coalesce(sum(merchants), 0)::int as n from pci_closed_counts`.execute(db);
+        const shown = rows[0]?.n ?? 0;
+        if (shown > 0) await auditReveal(db, user, req, 'old merchants', shown);
+      }
+      // Kept until a PCI merchant row or a partner is written (migration 2026_12_10_0040), in clear or masked as
+      // this user reads it: only in this server's memory, which holds the key that decrypts the numbers anyway.
+      return keptJson(deps.db, db, 'pci_historic', scopeKey(user, reveal ? 'clear' : 'masked'), async () =>
+        JSON.stringify(pciEndpoints.getHistoricMerchants.output.parse(await historicMerchants(db, reveal))),
+      );
     },
   });
 
