@@ -76,6 +76,7 @@ import * as approvalsAnswer from './2026_12_10_0010_approvals_answer';
 import * as pciBillingTotals from './2026_12_10_0020_pci_billing_totals';
 import * as partnerSearch from './2026_12_10_0030_partner_search';
 import * as pciHistoricAnswer from './2026_12_10_0040_pci_historic_answer';
+import * as merchantsApprovedOn from './2026_12_10_0050_merchants_approved_on';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -156,4 +157,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0020_pci_billing_totals': pciBillingTotals,
   '2026_12_10_0030_partner_search': partnerSearch,
   '2026_12_10_0040_pci_historic_answer': pciHistoricAnswer,
+  '2026_12_10_0050_merchants_approved_on': merchantsApprovedOn,
 };
