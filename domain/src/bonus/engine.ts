@@ -144,6 +144,19 @@ export interface Activation {
   volume: Money;
 }
 
+/**
+ * The days whose volume counts towards activation: from approval (day 1) through the volume days' last, or through
+ * `asOf` when that is earlier. A day outside them does not change `activation`.
+ */
+export function activationSpan(
+  approvedOn: string,
+  volumeDays: number,
+  asOf?: string,
+): { deadline: string; last: string } {
+  const deadline = addDays(approvedOn, Math.max(volumeDays, 1) - 1);
+  return { deadline, last: asOf && asOf < deadline ? asOf : deadline };
+}
+
 /** Whether and when a merchant reached `threshold` within `volumeDays` of approval (the approval day is day 1). */
 export function activation(
   merchant: Pick<MerchantFacts, 'approvedOn' | 'volumes'>,
@@ -151,8 +164,7 @@ export function activation(
   threshold: Money,
   asOf?: string,
 ): Activation {
-  const deadline = addDays(merchant.approvedOn, Math.max(volumeDays, 1) - 1);
-  const last = asOf && asOf < deadline ? asOf : deadline;
+  const { deadline, last } = activationSpan(merchant.approvedOn, volumeDays, asOf);
   let total = money(0);
   let day: string | null = null;
   for (const v of merchant.volumes) {

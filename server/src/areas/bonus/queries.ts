@@ -1,5 +1,6 @@
 import {
   activation,
+  activationSpan,
   addDays,
   BONUS_DEFAULTS,
   type BonusActivationRow,
@@ -229,14 +230,12 @@ export async function activationRows(db: Db, today: string): Promise<BonusActiva
     days: BONUS_DEFAULTS.volumeDays,
     threshold: money(BONUS_DEFAULTS.volumeThreshold * 100),
   };
-  // Only the days activation() reads: each merchant's own, from its approval through its volume days or today,
-  // whichever comes first (at the large scale 30,000 days instead of every day since the earliest approval, 80,000).
+  const specOf = (m: { group_id: string }) => byGroup.get(m.group_id) ?? defaults;
+  // Only the days activation() reads: each merchant's activation span (at the large scale 30,000 days instead of
+  // every day since the earliest approval, 80,000).
   const ids = merchants.rows.map((m) => m.id);
   const firstDays = merchants.rows.map((m) => m.approved_on);
-  const lastDays = merchants.rows.map((m) => {
-    const deadline = addDays(m.approved_on, Math.max((byGroup.get(m.group_id) ?? defaults).days, 1) - 1);
-    return deadline < today ? deadline : today;
-  });
+  const lastDays = merchants.rows.map((m) => activationSpan(m.approved_on, specOf(m).days, today).last);
   // One row per merchant, its days in order as 'YYYY-MM-DD cents' (a volume has two decimals, so its cents are
   // whole): 81,000 days at the large scale were as many row objects and exact decimal parses (docs/bench.md).
   const { rows: daily } =
@@ -258,7 +257,7 @@ export async function activationRows(db: Db, today: string): Promise<BonusActiva
       })),
     );
   return merchants.rows.flatMap((m) => {
-    const spec = byGroup.get(m.group_id) ?? defaults;
+    const spec = specOf(m);
     const act = activation(
       { approvedOn: m.approved_on, volumes: volumes.get(m.id) ?? [] },
       spec.days,

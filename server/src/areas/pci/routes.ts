@@ -39,7 +39,13 @@ import { checkRequest, holdRows, queryPage, type TableSource } from '../../platf
 import { tableRoutes } from '../../platform/tableRoutes';
 import { billingRunOf, originatorFrom, runPciBilling } from './billingRun';
 import { refreshMerchantFees } from './engine';
-import { billingSource, commissionsSource, merchantsSource, oldMerchantsSource } from './tables';
+import {
+  billingSource,
+  closedMerchantsCount,
+  commissionsSource,
+  merchantsSource,
+  oldMerchantsSource,
+} from './tables';
 
 /** The billing month of a request, refusing one that has not started. */
 function billingMonth(input: { year: number; month: number }): string {
@@ -337,11 +343,9 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ db, user, req }) => {
       const reveal = reveals(user);
       if (reveal) {
-        // Every reveal is audited, kept answer or not, with the number of merchants it shows: the kept count of each
-        // ISO's closed merchants' PCI rows, which are the list's rows (the same transaction, so the same snapshot).
-        const { rows } = await sql<{ n: number }>`
-          select coalesce(sum(merchants), 0)::int as n from pci_closed_counts`.execute(db);
-        const shown = rows[0]?.n ?? 0;
+        // Every reveal is audited, kept answer or not, with the number of merchants it shows (counted in the same
+        // transaction, so the same snapshot as the list).
+        const shown = (await closedMerchantsCount.execute(db)).rows[0]?.n ?? 0;
         if (shown > 0) await auditReveal(db, user, req, 'old merchants', shown);
       }
       // Kept until a PCI merchant row or a partner is written (migration 2026_12_10_0040), in clear or masked as

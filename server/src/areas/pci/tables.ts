@@ -147,6 +147,14 @@ export const commissionsSource: TableSource<PciCommissionColumn> = {
   ],
 };
 
+/**
+ * How many PCI rows of closed merchants there are (the Old Merchants tab without a filter, GetHistoricMerchants'
+ * rows): the sum of each ISO's count, kept by a trigger (2026_12_09_0040_pci_merchant_closed).
+ */
+export const closedMerchantsCount = sql<
+  Record<string, string> & { n: number }
+>`select coalesce(sum(merchants), 0)::int as n from pci_closed_counts`;
+
 /** Old merchants: those whose merchant account closed, with their PCI status. */
 export function oldMerchantsSource(reveal: boolean): TableSource<PciOldMerchantColumn> {
   return {
@@ -172,9 +180,7 @@ export function oldMerchantsSource(reveal: boolean): TableSource<PciOldMerchantC
     searchable: ['mid', 'dba_name'],
     tiebreak: 'p.merchant_id',
     // Each ISO's count of them, kept by a trigger: the tab without a filter counts those rows.
-    unfiltered: sql<
-      Record<string, string> & { n: number }
-    >`select coalesce(sum(merchants), 0)::int as n from pci_closed_counts`,
+    unfiltered: closedMerchantsCount,
     ...(reveal ? { present: { aba_number: clear, dda_number: clear } } : {}),
   };
 }

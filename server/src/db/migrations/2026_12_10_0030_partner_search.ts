@@ -3,7 +3,7 @@ import { run } from './helpers';
 
 /**
  * /api/searchpartner finds accounts whose name, contact name or RM, or one of whose group names or group IDs,
- * starts with the text: one prefix index per column (the account name's exists), each searched on its own and the
+ * starts with the text: one prefix index per column (the account name's was there before), each searched on its own and the
  * accounts put together (areas/partners/queries.ts). Issue 18: 22.9 / 28.9 ms at the xl scale before (docs/bench.md).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
