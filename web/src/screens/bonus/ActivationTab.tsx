@@ -42,7 +42,7 @@ const COLUMNS: Column<ActivationRow>[] = [
     key: 'activation_status',
     header: 'Status',
     render: (r) => (
-      <Badge color={STATUS_COLORS[r.activation_status]} variant="light" radius="sm">
+      <Badge color={STATUS_COLORS[r.activation_status]} variant="light" radius="sm" miw="max-content">
         {r.activation_status}
       </Badge>
     ),
