@@ -493,6 +493,15 @@ describe('the ACH table', () => {
             got.push(...body.rows.map((r: { main_unique_key: number }) => r.main_unique_key));
           }
           expect(got, `${label} ${order}`).toEqual(want.map((r) => r.id));
+          // A page past the last: no rows, and still the search's count and totals.
+          const past = await query(
+            { search: prefix, filters: filter, sort, page: Math.ceil(Number(wantN) / 25) + 2, pageSize: 25 },
+            who,
+          );
+          expect(past.json().rows, `${label} past the last page`).toEqual([]);
+          expect(past.json().total, `${label} past the last page`).toBe(wantN);
+          for (const [id, v] of Object.entries(wantTotals))
+            expect(parseMoney(past.json().totals[id]), `${label} ${id}`).toBe(parseMoney(String(v)));
         }
       }
     }

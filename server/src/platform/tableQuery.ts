@@ -77,8 +77,9 @@ export interface TableSource<Id extends string> {
    * searched page is usually sorted by. A searched request is then asked as one index scan per searchable column,
    * their rows put together by the key (`union`), instead of one condition `a or b or c`: PostgreSQL finds the
    * rows of such a condition through the same indexes but reads each from the table and tests every prefix again.
-   * The count and totals come from the indexes alone, the page's order too when they hold its sort columns, and
-   * only the page's own rows are read (areas/ach/table.ts; migration 2026_12_08_0010_ach_search_cover). Not used
+   * The rows are found once, in one statement that takes the page, the count and the totals from them
+   * (searchedPage); the indexes alone answer them when they hold the sort columns, and only the page's own rows
+   * are read (areas/ach/table.ts; migration 2026_12_08_0010_ach_search_cover). Not used
    * when the request filters, searches or sorts by a lookup column.
    */
   searchIndexed?: true;
@@ -290,23 +291,78 @@ function searchBranches<Id extends string>(
   };
 }
 
+/** The columns a page sums into its totals. */
+const totalColumns = <Id extends string>(source: TableSource<Id>): Id[] =>
+  source.def.columns.filter((c) => c.total).map((c) => c.id);
+
 /**
- * The rows of a searched request (searchBranches) as one `union` of a scan per column, each row once: its key as
- * `key`, and `columns` (expressions, named as given).
+ * A searched page (searchBranches) in one statement: the matching rows are found once, as one index scan per
+ * searchable column (`union all`, each row then kept once by its key) with their key, sort columns and total
+ * columns, and the page, the count and the totals are all taken from them. Only the page's own rows are then
+ * read. Asked as two statements, the page and the count each found and put together the same rows again.
  */
-function searchUnion<Id extends string>(
+async function searchedPage<Id extends string, Row>(
+  db: Db,
   source: TableSource<Id>,
+  request: TableRequest & { page: number },
   searched: NonNullable<ReturnType<typeof searchBranches>>,
-  columns: readonly [string, RawBuilder<unknown>][],
-): RawBuilder<unknown> {
+  pageSize: number,
+  offset: number,
+): Promise<TablePage<Row>> {
+  const sorts = sortKeys(source, request.sort);
+  const summed = totalColumns(source);
   const list = sql.join([
     sql`${sql.raw(searched.key)} as key`,
-    ...columns.map(([name, e]) => sql`${e} as ${sql.ref(name)}`),
+    ...sorts.map((k, i) => sql`${k.e} as ${sql.ref(`o${i}`)}`),
+    ...summed.map((id, i) => sql`${expr(source, id)} as ${sql.ref(`t${i}`)}`),
   ]);
-  return sql.join(
+  const scans = sql.join(
     searched.branches.map((b) => sql`select ${list} from ${fromClause(source)} ${where(b)}`),
-    sql` union `,
+    sql` union all `,
   );
+  const keyDir = sql.raw(searched.desc ? 'desc' : 'asc');
+  // The page's order, by the columns each scan selected; the same order as the table's (orderBy).
+  const pageOrder = (alias: string, prefix: string) =>
+    sql.join([
+      ...sorts.map((k, i) => sql`${sql.ref(`${alias}.${prefix}o${i}`)} ${k.dir}`),
+      sql`${sql.ref(`${alias}.${prefix}key`)} ${keyDir}`,
+    ]);
+  // One row per page row, each with the count and totals ("__n", "__t0"…); one row with no page row (a key of
+  // null) when the page is past the end.
+  const { rows } = await sql<Record<string, unknown>>`with x as materialized (
+        select distinct on (key) * from (${scans}) y),
+      page as (select * from x order by ${pageOrder('x', '')} limit ${pageSize} offset ${offset})
+    select ${sql.join([sql`agg.*`, sql`p.*`])}
+    from (select ${sql.join([
+      sql`count(*) as "__n"`,
+      ...summed.map((_, i) => sql`coalesce(sum(x.${sql.ref(`t${i}`)}), 0)::text as ${sql.ref(`__t${i}`)}`),
+    ])} from x) agg
+    left join (select ${sql.join([
+      selectList(
+        source,
+        source.def.columns.map((c) => c.id),
+      ),
+      ...sorts.map((_, i) => sql`page.${sql.ref(`o${i}`)} as ${sql.ref(`__o${i}`)}`),
+      sql`page.key as "__key"`,
+    ])}
+      from page join ${joinedFrom(source)} on ${sql.raw(searched.key)} = page.key) p on true
+    order by ${pageOrder('p', '__')}`.execute(db);
+  const first = rows[0] ?? {};
+  const totals = Object.fromEntries(summed.map((id, i) => [id, String(first[`__t${i}`] ?? '0')]));
+  const pageRows = rows
+    .filter((r) => r.__key !== null)
+    .map((r) => {
+      const row: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(r)) if (!k.startsWith('__')) row[k] = v;
+      return row as Row;
+    });
+  return {
+    rows: present(source, pageRows),
+    total: Number(first.__n ?? 0),
+    page: request.page,
+    pageSize,
+    totals,
+  };
 }
 
 /** One page of rows and the count of all matching rows. */
@@ -329,23 +385,9 @@ export async function queryPage<Id extends string, Row>(
   // cover the filter, the order and the count) and only its rows are joined.
   const tested = lookupTested(source, request, base, conds);
   const searched = searchBranches(source, request, base);
-  const sorts = searched ? sortKeys(source, request.sort) : [];
-  const { rows } = searched
-    ? // The page's keys from the union (sorted by the columns each scan selected), then only the page's rows.
-      await sql<Row>`select ${selectList(source, ids)}
-        from (select x.key from (${searchUnion(
-          source,
-          searched,
-          sorts.map((k, i) => [`o${i}`, k.e]),
-        )}) x
-              order by ${sql.join([
-                ...sorts.map((k, i) => sql`x.${sql.ref(`o${i}`)} ${k.dir}`),
-                sql`x.key ${sql.raw(searched.desc ? 'desc' : 'asc')}`,
-              ])}
-              limit ${pageSize} offset ${offset}) page
-        join ${joinedFrom(source)} on ${sql.raw(searched.key)} = page.key
-        order by ${order}`.execute(db)
-    : lookup && (tested || !readsLookup(source, request, true))
+  if (searched) return searchedPage(db, source, request, searched, pageSize, offset);
+  const { rows } =
+    lookup && (tested || !readsLookup(source, request, true))
       ? await sql<Row>`select ${selectList(source, ids)}
           from (select ${sql.raw(lookup.key)} as page_key from ${fromClause(source)} ${where(tested ?? conds)}
                 order by ${order} limit ${pageSize} offset ${offset}) page
@@ -364,7 +406,7 @@ export async function queryPage<Id extends string, Row>(
             order by ${order} limit ${pageSize} offset ${offset}`.execute(db);
   const from = readsLookup(source, request, false) ? joinedFrom(source) : fromClause(source);
   // The count and the totals in one pass over the same filtered rows, so they always agree.
-  const summed = source.def.columns.filter((c) => c.total).map((c) => c.id);
+  const summed = totalColumns(source);
   const sums = summed.map((id) => sql`coalesce(sum(${expr(source, id)}), 0)::text as ${sql.ref(id)}`);
   const rollup =
     request.search.trim() === ''
@@ -375,16 +417,8 @@ export async function queryPage<Id extends string, Row>(
             summed.every((id) => r.totals[id] !== undefined),
         )
       : undefined;
-  const { rows: aggregates } = searched
-    ? await sql<Record<string, string> & { n: number }>`select ${sql.join([
-        sql`count(*) as n`,
-        ...summed.map((id, i) => sql`coalesce(sum(x.${sql.ref(`t${i}`)}), 0)::text as ${sql.ref(id)}`),
-      ])} from (${searchUnion(
-        source,
-        searched,
-        summed.map((id, i) => [`t${i}`, expr(source, id)]),
-      )}) x`.execute(db)
-    : conds.length === 0 && source.unfiltered
+  const { rows: aggregates } =
+    conds.length === 0 && source.unfiltered
       ? await source.unfiltered.execute(db)
       : rollup && conds.length > 0
         ? await sql<Record<string, string> & { n: number }>`select ${sql.join([
