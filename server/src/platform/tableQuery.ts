@@ -75,12 +75,12 @@ export interface TableSource<Id extends string> {
    * Each searchable column has a prefix index (`lower(column) text_pattern_ops`) that includes the tiebreak's key
    * (a unique column, `tiebreak` being that column, ascending or `desc`), the money totals and the columns a
    * searched page is usually sorted by. A searched request is then asked as one index scan per searchable column,
-   * their rows put together by the key (`union`), instead of one condition `a or b or c`: PostgreSQL finds the
-   * rows of such a condition through the same indexes but reads each from the table and tests every prefix again.
-   * The rows are found once, in one statement that takes the page, the count and the totals from them
+   * their rows put together by the key (each row once), instead of one condition `a or b or c`: PostgreSQL finds
+   * the rows of such a condition through the same indexes but reads each from the table and tests every prefix
+   * again. The rows are found once, in one statement that takes the page, the count and the totals from them
    * (searchedPage); the indexes alone answer them when they hold the sort columns, and only the page's own rows
-   * are read (areas/ach/table.ts; migration 2026_12_08_0010_ach_search_cover). Not used
-   * when the request filters, searches or sorts by a lookup column.
+   * are read (areas/ach/table.ts; migration 2026_12_08_0010_ach_search_cover). Not used when the request filters,
+   * searches or sorts by a lookup column.
    */
   searchIndexed?: true;
 }
