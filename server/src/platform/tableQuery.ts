@@ -306,6 +306,7 @@ async function searchedPage<Id extends string, Row>(
   source: TableSource<Id>,
   request: TableRequest & { page: number },
   searched: NonNullable<ReturnType<typeof searchBranches>>,
+  ids: readonly Id[],
   pageSize: number,
   offset: number,
 ): Promise<TablePage<Row>> {
@@ -338,10 +339,7 @@ async function searchedPage<Id extends string, Row>(
       ...summed.map((_, i) => sql`coalesce(sum(x.${sql.ref(`t${i}`)}), 0)::text as ${sql.ref(`__t${i}`)}`),
     ])} from x) agg
     left join (select ${sql.join([
-      selectList(
-        source,
-        source.def.columns.map((c) => c.id),
-      ),
+      selectList(source, ids),
       ...sorts.map((_, i) => sql`page.${sql.ref(`o${i}`)} as ${sql.ref(`__o${i}`)}`),
       sql`page.key as "__key"`,
     ])}
@@ -351,11 +349,7 @@ async function searchedPage<Id extends string, Row>(
   const totals = Object.fromEntries(summed.map((id, i) => [id, String(first[`__t${i}`] ?? '0')]));
   const pageRows = rows
     .filter((r) => r.__key !== null)
-    .map((r) => {
-      const row: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(r)) if (!k.startsWith('__')) row[k] = v;
-      return row as Row;
-    });
+    .map((r) => Object.fromEntries(ids.map((id) => [id, r[id]])) as Row);
   return {
     rows: present(source, pageRows),
     total: Number(first.__n ?? 0),
@@ -380,12 +374,12 @@ export async function queryPage<Id extends string, Row>(
   const ids = source.def.columns.map((c) => c.id);
   const order = orderBy(source, request.sort);
   const offset = (request.page - 1) * pageSize;
+  const searched = searchBranches(source, request, base);
+  if (searched) return searchedPage(db, source, request, searched, ids, pageSize, offset);
   const { lookup } = source;
   // Without a lookup column in the filters or the order, the page is found in the base table alone (its indexes
   // cover the filter, the order and the count) and only its rows are joined.
   const tested = lookupTested(source, request, base, conds);
-  const searched = searchBranches(source, request, base);
-  if (searched) return searchedPage(db, source, request, searched, pageSize, offset);
   const { rows } =
     lookup && (tested || !readsLookup(source, request, true))
       ? await sql<Row>`select ${selectList(source, ids)}
