@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,9 +8,11 @@ import {
   cachedAnswer,
   cacheSize,
   KEEP_TEXT_UP_TO,
+  keptArrayInParts,
   keptJson,
   MAX_CACHED_SIZE,
 } from '../src/platform/answerCache';
+import { constantPiece, crc32Combine, gzipOf, piece } from '../src/platform/gzipPieces';
 import { jsonBody } from '../src/platform/http';
 import { migratedDatabase } from './helpers';
 
@@ -113,5 +115,84 @@ describe('kept answers', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('keeps an array answer in parts: a part whose version changes is computed again alone, and the gzip answer put together from the parts gunzips to the text', async () => {
+    // Parts of every size: none, one element, multi-byte text, about 100 kB.
+    const element = (part: string, i: number) =>
+      JSON.stringify({ part, i, name: `Café ${part} ${'é'.repeat(i % 7)}` });
+    const sizes: Record<string, number> = { p1: 0, p2: 1, p3: 2_500, p4: 40, p5: 0 };
+    // p3 is kept under the versions named p3a to p3z: any of them raised makes it computed again.
+    const parts = ['p1', 'p2', 'p3', 'p4', 'p5'].map((key) =>
+      key === 'p3' ? { key, first: 'p3a', last: 'p3z' } : { key, first: key, last: key },
+    );
+    const keys = parts.map((p) => p.key);
+    let round = 0;
+    const textOf = (key: string) =>
+      Array.from({ length: sizes[key] ?? 0 }, (_, i) => element(`${key}-${round}`, i)).join(',');
+    const computed: string[][] = [];
+    const app = Fastify();
+    app.post('/answer', async (req, reply) =>
+      jsonBody(
+        await keptArrayInParts(c.db, c.db, 'approvals', 'staff', 'q', parts, async (stale) => {
+          computed.push(stale.map((p) => p.key));
+          return new Map(stale.filter((p) => (sizes[p.key] ?? 0) > 0).map((p) => [p.key, textOf(p.key)]));
+        }),
+        req,
+        reply,
+      ),
+    );
+    // The oracle: each part's elements made afresh, in the parts' order.
+    const expected = (made: Record<string, number>) =>
+      keys.flatMap((p) =>
+        Array.from({ length: sizes[p] ?? 0 }, (_, i) => JSON.parse(element(`${p}-${made[p]}`, i))),
+      );
+    const ask = async () => {
+      const zipped = await app.inject({
+        method: 'POST',
+        url: '/answer',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      const plain = await app.inject({ method: 'POST', url: '/answer' });
+      expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
+      return plain.json();
+    };
+    try {
+      const made = { p1: 0, p2: 0, p3: 0, p4: 0, p5: 0 };
+      expect(await ask()).toEqual(expected(made));
+      expect(computed).toEqual([keys]);
+      expect(await ask()).toEqual(expected(made));
+      expect(computed).toHaveLength(1);
+      // A version in p3's range and p4's raised: those two parts are computed again, and only they.
+      round = 1;
+      await sql`insert into answer_part_versions (name, part, version) values ('approvals', 'p3m', 1), ('approvals', 'p4', 1)
+        on conflict (name, part) do update set version = answer_part_versions.version + 1`.execute(c.db);
+      expect(await ask()).toEqual(expected({ ...made, p3: 1, p4: 1 }));
+      expect(computed.at(-1)).toEqual(['p3', 'p4']);
+      expect(await ask()).toEqual(expected({ ...made, p3: 1, p4: 1 }));
+      expect(computed).toHaveLength(2);
+      // The answer's own version (a truncate) raised: every part is computed again.
+      round = 2;
+      await sql`update answer_versions set version = version + 1 where name = 'approvals'`.execute(c.db);
+      expect(await ask()).toEqual(expected({ p1: 2, p2: 2, p3: 2, p4: 2, p5: 2 }));
+      expect(computed.at(-1)).toEqual(keys);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('combines CRC-32s as zlib does, and gzip answers put together from pieces gunzip to their text', async () => {
+    const lengths = [0, 1, 3, 255, 4_096, 65_537, 300_001];
+    for (const a of lengths)
+      for (const b of lengths) {
+        const x = randomBytes(a);
+        const y = randomBytes(b);
+        expect(crc32Combine(crc32(x), crc32(y), b), `${a} + ${b}`).toBe(crc32(Buffer.concat([x, y])));
+      }
+    const texts = ['', '[', 'é日本', 'x'.repeat(70_000), '', randomBytes(50_000).toString('base64'), ']'];
+    const pieces = texts.map((text, i) => (i % 2 === 0 ? piece(text) : constantPiece(text)));
+    expect(gunzipSync(await gzipOf(pieces)).toString('utf8')).toBe(texts.join(''));
+    expect(gunzipSync(await gzipOf([])).toString('utf8')).toBe('');
   });
 });

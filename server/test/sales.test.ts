@@ -338,6 +338,98 @@ describe('sales calls', () => {
     const own = await expected('Summit Payment Group');
     expect(own.length).toBeGreaterThan(0);
     expect(mine.json()).toEqual(own);
+
+    // The answer is kept in parts with a version per day: a write raises the versions of the days it touches (an
+    // instant's day in any time zone: the instant and 14 hours either side, in UTC) and of no other, and the
+    // answer is whole again after each.
+    const versions = async () =>
+      Object.fromEntries(
+        (
+          await sql<{ part: string; version: string }>`select part, version::text as version
+            from answer_part_versions where name = 'approvals'`.execute(t.db)
+        ).rows.map((r) => [r.part, r.version]),
+      );
+    const daysOf = (at: Date) =>
+      [
+        ...new Set(
+          [-14, 0, 14].map((h) => new Date(at.getTime() + h * 3_600_000).toISOString().slice(0, 10)),
+        ),
+      ].sort();
+    const raised = (before: Record<string, string>, after: Record<string, string>) =>
+      Object.keys(after)
+        .filter((k) => after[k] !== before[k])
+        .sort();
+    // An approval moved from an earlier month of the year into January: the days it left and joined are read again.
+    const earlier = after.find(
+      (r) => r.approved < `${today.slice(0, 7)}-01` && r.approved > `${today.slice(0, 4)}-02-15`,
+    );
+    expect(earlier).toBeDefined();
+    const moved = earlier as (typeof after)[number];
+    const { approved_at: movedFrom } = await t.db
+      .selectFrom('applications')
+      .select('approved_at')
+      .where('id', '=', moved.id)
+      .executeTakeFirstOrThrow();
+    const movedTo = new Date(`${today.slice(0, 4)}-01-20T12:00:00Z`);
+    const beforeMove = await versions();
+    await t.db.updateTable('applications').set({ approved_at: movedTo }).where('id', '=', moved.id).execute();
+    expect(raised(beforeMove, await versions())).toEqual(
+      [...new Set([...daysOf(new Date(movedFrom as Date)), ...daysOf(movedTo)])].sort(),
+    );
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(await expected());
+    await t.db
+      .updateTable('applications')
+      .set({ approved_at: movedFrom })
+      .where('id', '=', moved.id)
+      .execute();
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(after);
+    // A merchant approved in an earlier month renamed: its approval's day is read again.
+    const older = after.find((r) => r.MID !== null && r.approved < `${today.slice(0, 7)}-01`);
+    expect(older).toBeDefined();
+    const oldMerchant = older as (typeof after)[number];
+    const beforeOlder = await versions();
+    await t.db
+      .updateTable('merchants')
+      .set({ dba: 'Renamed Months Later' })
+      .where('mid', '=', oldMerchant.MID as string)
+      .execute();
+    expect(raised(beforeOlder, await versions())).toContain(oldMerchant.approved);
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(
+      after.map((r) => (r.id === oldMerchant.id ? { ...r, DBA: 'Renamed Months Later' } : r)),
+    );
+    await t.db
+      .updateTable('merchants')
+      .set({ dba: oldMerchant.DBA })
+      .where('mid', '=', oldMerchant.MID as string)
+      .execute();
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(after);
+    // A merchant's status is not in the answer: no day is raised.
+    const beforeStatus = await versions();
+    await t.db
+      .updateTable('merchants')
+      .set({ status: sql`status` })
+      .where('mid', '=', boarded.MID as string)
+      .execute();
+    expect(await versions()).toEqual(beforeStatus);
+    // A partner renamed: every day with one of its approvals is read again.
+    const isoOf = after.find((r) => r.ISO !== 'Summit Payment Group') as (typeof after)[number];
+    const beforeRename = await versions();
+    await t.db
+      .updateTable('partners')
+      .set({ account_name: 'Renamed Partner Group' })
+      .where('account_name', '=', isoOf.ISO)
+      .execute();
+    const renamedDays = raised(beforeRename, await versions());
+    for (const r of after.filter((x) => x.ISO === isoOf.ISO)) expect(renamedDays).toContain(r.approved);
+    const renamed = await json('/api/approvedYTD_Details', { dt: today });
+    expect(renamed).toEqual(
+      after.map((r) => (r.ISO === isoOf.ISO ? { ...r, ISO: 'Renamed Partner Group' } : r)),
+    );
+    await t.db
+      .updateTable('partners')
+      .set({ account_name: isoOf.ISO })
+      .where('account_name', '=', 'Renamed Partner Group')
+      .execute();
     // The other tests count from the rows as they were.
     await t.db
       .updateTable('merchants')

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { constantPiece, gzipOf, type Piece, piece } from './gzipPieces';
 import { gunzipText, gzipFast, JsonText, type KeptEncodings } from './http';
 
 /**
@@ -150,4 +151,128 @@ export function cacheSize(database: Db): { entries: number; size: number; compre
     if (entry.text === null) compressed++;
   }
   return { entries: cache?.size ?? 0, size, compressed };
+}
+
+/**
+ * The parts kept for one answer and scope (keptArrayInParts), in one entry of the cache: its size is theirs.
+ * Each part has the version it was computed for.
+ */
+interface PartsEntry extends Entry {
+  parts: Map<string, { version: string; piece: Piece }>;
+}
+
+const OPEN = constantPiece('[');
+const COMMA = constantPiece(',');
+const CLOSE = constantPiece(']');
+
+/**
+ * A part of an answer kept in parts: its key (what it holds, for the scope) and the range of version names it is
+ * kept under, `first` to `last` (names compared as text: e.g. the days of a month).
+ */
+export interface AnswerPart {
+  key: string;
+  first: string;
+  last: string;
+}
+
+/**
+ * A kept answer that is a JSON array made of parts (the year's approvals: a part per earlier month and per day of
+ * the last month), each part kept on its own. Versions are kept per name in `answer_part_versions` (the approvals':
+ * one per day, raised by triggers for the days a write touches), and a part is checked against the versions of its
+ * range of names and the answer's own (`answer_versions`, raised by a truncate). A write to one day leaves the other
+ * parts kept: the first ask after it computes that day's part alone, and compresses that part alone (gzipPieces.ts
+ * puts the gzip answer together from the parts' compressed pieces). The whole answer is kept as well.
+ *
+ * `parts` are in the array's order. `compute` answers the text of the given parts' elements, separated by commas
+ * and without brackets (a part with no element may be left out). `question` is what the whole answer is kept
+ * under, beside the scope.
+ */
+export async function keptArrayInParts<T>(
+  database: Db,
+  trx: Db,
+  name: AnswerName,
+  scope: string,
+  question: string,
+  parts: readonly AnswerPart[],
+  compute: (stale: AnswerPart[]) => Promise<Map<string, string>>,
+): Promise<JsonText<T>> {
+  const first = parts.reduce((a, p) => (p.first < a ? p.first : a), parts[0]?.first ?? '');
+  const last = parts.reduce((a, p) => (p.last > a ? p.last : a), '');
+  const { rows } = await sql<{ part: string | null; version: string }>`
+    select null as part, version::text as version from answer_versions where name = ${name}
+    union all
+    select part, version::text from answer_part_versions
+    where name = ${name} and part >= ${first} and part <= ${last}`.execute(trx);
+  const global = rows.find((r) => r.part === null)?.version;
+  if (global === undefined) throw new Error(`No answer version for ${name}`);
+  // A part's version: the answer's, and the sum of its names' (each only ever rises).
+  const versionOf = new Map(
+    parts.map((p) => {
+      let sum = 0;
+      for (const r of rows)
+        if (r.part !== null && r.part >= p.first && r.part <= p.last) sum += Number(r.version);
+      return [p.key, `${global}:${sum}`];
+    }),
+  );
+  let cache = caches.get(database);
+  if (!cache) {
+    cache = new Map();
+    caches.set(database, cache);
+  }
+  const kept = cache;
+  const use = (key: string): Entry | undefined => {
+    const hit = kept.get(key);
+    if (hit) {
+      kept.delete(key);
+      kept.set(key, hit);
+    }
+    return hit;
+  };
+  const wholeKey = `${name}:${scope}:${question}`;
+  const version = parts.map((p) => `${p.key}=${versionOf.get(p.key)}`).join(',');
+  const whole = use(wholeKey);
+  if (whole?.version === version) return new JsonText<T>(whole.text, whole.encoded);
+
+  const partsKey = `${name}#parts:${scope}`;
+  const held = (use(partsKey) as PartsEntry | undefined) ?? {
+    version: '',
+    text: null,
+    encoded: {},
+    size: 0,
+    parts: new Map(),
+  };
+  // The pieces this answer is made of, taken now: another request may replace a part (for its own snapshot's
+  // version) while this one computes.
+  const mine = new Map<string, Piece>();
+  const stale: AnswerPart[] = [];
+  for (const p of parts) {
+    const part = held.parts.get(p.key);
+    if (part?.version === versionOf.get(p.key)) mine.set(p.key, part.piece);
+    else stale.push(p);
+  }
+  if (stale.length > 0) {
+    const texts = await compute(stale);
+    for (const p of stale) {
+      const before = held.parts.get(p.key);
+      if (before) held.size -= before.piece.text.length;
+      const text = texts.get(p.key) ?? '';
+      const made = piece(text);
+      mine.set(p.key, made);
+      held.parts.set(p.key, { version: versionOf.get(p.key) as string, piece: made });
+      held.size += text.length;
+    }
+    kept.delete(partsKey);
+    if (held.size <= MAX_CACHED_SIZE / 2) kept.set(partsKey, held);
+  }
+  const filled = parts.map((p) => mine.get(p.key) as Piece).filter((x) => x.length > 0);
+  const pieces = [OPEN, ...filled.flatMap((x, i) => (i === 0 ? [x] : [COMMA, x])), CLOSE];
+  const text = pieces.map((x) => x.text).join('');
+  const gzip = gzipOf(pieces);
+  // Compressed when kept, whether or not this client asks for it: its parts are compressed already.
+  gzip.catch(() => kept.delete(wholeKey));
+  const entry: Entry = { version, text, encoded: { gzip }, size: text.length };
+  kept.delete(wholeKey);
+  if (entry.size <= MAX_CACHED_SIZE / 2) kept.set(wholeKey, entry);
+  trim(kept);
+  return new JsonText<T>(text, entry.encoded);
 }

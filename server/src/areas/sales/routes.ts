@@ -10,11 +10,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/connect';
-import { keptJson, scopeKey } from '../../platform/answerCache';
+import { scopeKey } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
 import { addDays, monthOf, monthOfCntr, type Period, today, yearOf, yesterday } from './periods';
 import {
-  approvalDetailsJson,
+  approvalDetails,
   approvalsBreakdown,
   approvedByProfile,
   countApproved,
@@ -114,16 +114,13 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
   });
   withDt(salesEndpoints.month, (db, dt) => list(monthCounts(db, monthOf(dt))));
   withDt(salesEndpoints.year, (db, dt) => yearApprovals(db, yearOf(dt)));
-  // Every approval of the year to the day asked (3 MB at the large scale), kept per scope and day until an
-  // application, merchant or partner changes.
+  // Every approval of the year to the day asked (3 MB at the large scale), kept per scope in parts (months, and the
+  // days of the last month), each until a write touches an approval of one of its days.
   route(app, deps, {
     endpoint: salesEndpoints.approvedYTDDetails,
     access: 'session',
     scope: 'iso',
-    handler: ({ db, input, user }) =>
-      keptJson(deps.db, db, 'approvals', scopeKey(user, input.dt), () =>
-        approvalDetailsJson(db, { from: yearOf(input.dt).from, to: addDays(input.dt, 1) }),
-      ),
+    handler: ({ db, input, user }) => approvalDetails(deps.db, db, scopeKey(user), input.dt),
   });
   route(app, deps, {
     endpoint: salesEndpoints.salesYTDgoals,

@@ -77,6 +77,7 @@ import * as pciBillingTotals from './2026_12_10_0020_pci_billing_totals';
 import * as partnerSearch from './2026_12_10_0030_partner_search';
 import * as pciHistoricAnswer from './2026_12_10_0040_pci_historic_answer';
 import * as merchantsApprovedOn from './2026_12_10_0050_merchants_approved_on';
+import * as approvalsParts from './2026_12_11_0010_approvals_parts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -158,4 +159,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0030_partner_search': partnerSearch,
   '2026_12_10_0040_pci_historic_answer': pciHistoricAnswer,
   '2026_12_10_0050_merchants_approved_on': merchantsApprovedOn,
+  '2026_12_11_0010_approvals_parts': approvalsParts,
 };

@@ -1,0 +1,96 @@
+import { promisify } from 'node:util';
+import { constants, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
+
+/**
+ * A gzip answer put together from pieces compressed one by one, as pigz does: each piece is deflated on its own
+ * (a fresh compressor, so nothing in it refers back to an earlier piece) and ended with a sync flush (an empty stored
+ * block that leaves the stream open on a byte boundary). The pieces' deflate data, one after another and closed by
+ * a final empty block, is one valid deflate stream of the pieces' text in that order; the gzip header, and the
+ * CRC-32 and length of the whole text (the pieces' CRCs combined), make it a gzip member (RFC 1952). A kept answer
+ * made of parts (answerCache.ts, keptArrayInParts) then compresses only the parts that changed.
+ */
+export interface Piece {
+  text: string;
+  /** Its UTF-8 bytes' length and CRC-32. */
+  length: number;
+  crc: number;
+  /** Its deflate data, ended by a sync flush (not a final block). */
+  deflated: Promise<Buffer>;
+}
+
+const deflateRawAsync = promisify(deflateRaw);
+const options = { level: constants.Z_BEST_SPEED, finishFlush: constants.Z_SYNC_FLUSH };
+
+/** A piece compressed on zlib's thread, at its fastest level (as platform/http.ts compresses kept answers). */
+export function piece(text: string): Piece {
+  const bytes = Buffer.from(text);
+  return { text, length: bytes.length, crc: crc32(bytes), deflated: deflateRawAsync(bytes, options) };
+}
+
+/** A small piece compressed at once (the brackets and commas an answer is put together with). */
+export function constantPiece(text: string): Piece {
+  const bytes = Buffer.from(text);
+  return {
+    text,
+    length: bytes.length,
+    crc: crc32(bytes),
+    deflated: Promise.resolve(deflateRawSync(bytes, options)),
+  };
+}
+
+// The final block: a fresh compressor finishing with nothing to compress writes an empty final block.
+const LAST_BLOCK = deflateRawSync(Buffer.alloc(0), { level: constants.Z_BEST_SPEED });
+// ID1 ID2, CM = deflate, no flags, no time, no extra flags, OS unknown.
+const HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
+
+/** The gzip member of the pieces' text, in order. */
+export async function gzipOf(pieces: readonly Piece[]): Promise<Buffer> {
+  const bodies = await Promise.all(pieces.map((p) => p.deflated));
+  let crc = 0;
+  let length = 0;
+  for (const p of pieces) {
+    crc = crc32Combine(crc, p.crc, p.length);
+    length += p.length;
+  }
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(length % 2 ** 32, 4);
+  return Buffer.concat([HEADER, ...bodies, LAST_BLOCK, trailer]);
+}
+
+/** mat × vec over GF(2), `mat` a 32×32 bit matrix by columns. */
+function times(mat: Uint32Array, vec: number): number {
+  let sum = 0;
+  for (let i = 0, v = vec >>> 0; v !== 0; i++, v >>>= 1) if (v & 1) sum ^= mat[i] as number;
+  return sum >>> 0;
+}
+
+function squared(mat: Uint32Array): Uint32Array {
+  const out = new Uint32Array(32);
+  for (let n = 0; n < 32; n++) out[n] = times(mat, mat[n] as number);
+  return out;
+}
+
+/**
+ * ZEROS[k] carries a CRC-32 through 2^k zero bytes: the operator for one zero bit (the polynomial, reflected, then
+ * a shift) squared three times is one zero byte's, and each square doubles it.
+ */
+const ZEROS: Uint32Array[] = (() => {
+  const bit = new Uint32Array(32);
+  bit[0] = 0xedb88320;
+  for (let n = 1; n < 32; n++) bit[n] = 1 << (n - 1);
+  const out = [squared(squared(squared(bit)))];
+  for (let k = 1; k < 53; k++) out.push(squared(out[k - 1] as Uint32Array));
+  return out;
+})();
+
+/**
+ * The CRC-32 of A followed by B from the CRC-32 of each and B's length (as zlib's crc32_combine): A's CRC carried
+ * through B's length of zero bytes, one precomputed operator per one bit of the length, then B's CRC added.
+ */
+export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  let crc = crcA >>> 0;
+  for (let k = 0, len = lengthB; len > 0; k++, len = Math.floor(len / 2))
+    if (len % 2 === 1) crc = times(ZEROS[k] as Uint32Array, crc);
+  return (crc ^ crcB) >>> 0;
+}
