@@ -181,7 +181,7 @@ export interface AnswerPart {
  * one per day, raised by triggers for the days a write touches), and a part is checked against the versions of its
  * range of names and the answer's own (`answer_versions`, raised by a truncate). A write to one day leaves the other
  * parts kept: the first ask after it computes that day's part alone, and compresses that part alone (gzipPieces.ts
- * puts the gzip answer together from the parts' compressed pieces). The whole answer is kept as well.
+ * puts the gzip answer together from the parts' compressed pieces). The whole answer is kept as well, compressed.
  *
  * `parts` are in the array's order. `compute` answers the text of the given parts' elements, separated by commas
  * and without brackets (a part with no element may be left out). `question` is what the whole answer is kept
@@ -266,13 +266,23 @@ export async function keptArrayInParts<T>(
   }
   const filled = parts.map((p) => mine.get(p.key) as Piece).filter((x) => x.length > 0);
   const pieces = [OPEN, ...filled.flatMap((x, i) => (i === 0 ? [x] : [COMMA, x])), CLOSE];
-  const text = pieces.map((x) => x.text).join('');
+  // Kept compressed only: the gzip answer is the parts' pieces put together, and the whole text (9 MB at the xl
+  // scale) is made only for a client that does not accept gzip (platform/http.ts, jsonBody).
   const gzip = gzipOf(pieces);
-  // Compressed when kept, whether or not this client asks for it: its parts are compressed already.
-  gzip.catch(() => kept.delete(wholeKey));
-  const entry: Entry = { version, text, encoded: { gzip }, size: text.length };
+  const entry: Entry = {
+    version,
+    text: null,
+    encoded: { gzip, compressedOnly: true },
+    size: pieces.reduce((n, x) => n + x.length, 0),
+  };
+  gzip.then(
+    (bytes) => {
+      entry.size = bytes.length;
+    },
+    () => kept.delete(wholeKey),
+  );
   kept.delete(wholeKey);
   if (entry.size <= MAX_CACHED_SIZE / 2) kept.set(wholeKey, entry);
   trim(kept);
-  return new JsonText<T>(text, entry.encoded);
+  return new JsonText<T>(null, entry.encoded);
 }
