@@ -2,17 +2,17 @@ import type { Kysely } from 'kysely';
 import { ISO_ROLE, run, statementTriggers } from './helpers';
 
 /**
- * The year's approvals (/api/approvedYTD_Details) kept per day (platform/answerCache.ts, keptArrayInParts): each day
- * of approvals has a version in `answer_part_versions`, raised in the writing transaction by a statement that writes
- * an approved application of that day, renames (MID or DBA) a merchant with an approval of that day, or renames a
+ * The year's approvals (/api/approvedYTD_Details) kept in parts (platform/answerCache.ts, keptArrayInParts) with a
+ * version per day in `answer_part_versions`, raised in the writing transaction by a statement that writes an
+ * approved application of that day, renames (MID or DBA) a merchant with an approval of that day, or renames a
  * partner with one. Any other write (a merchant's status, an application still pending) leaves every day as it was,
- * and a write to one day leaves the other days kept: the first ask after an approval reads that day's approvals,
- * not the year's. A truncate of any of the three tables raises the answer's version in `answer_versions`, which
- * every day's kept text is checked against as well.
+ * and a write to one day leaves the parts of other days kept: the first ask after an approval reads that day's
+ * approvals, not the year's. A truncate of any of the three tables raises the answer's version in
+ * `answer_versions`, which every part is checked against as well.
  *
- * A day is named in UTC, for an instant, and 14 hours either side of it (the widest offsets of a time zone): whatever
- * the reading session's time zone, the day it files an approval under is one of those (the 28 hours hold no day
- * without one of the three), so that day's version is raised.
+ * A day is named in UTC, for an instant and for 14 hours either side of it (the widest offsets of a time zone):
+ * whatever the reading session's time zone, the day it files an approval under is one of those (any day that
+ * overlaps those 28 hours holds one of the three instants), so that day's version is raised.
  */
 const days = (stamps: string) => `
   insert into answer_part_versions as v (name, part, version)
