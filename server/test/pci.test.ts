@@ -1039,8 +1039,30 @@ describe('old merchants', () => {
         t.db,
       );
       await check('that ISO renamed');
+      // The list is kept in parts by MID prefix: a closed merchant's edit raises its prefix's version alone, an
+      // open merchant's PCI row none.
+      const versions = async () =>
+        (
+          await sql<{ part: string; version: string }>`select part, version::text as version
+            from answer_part_versions where name = 'pci_historic' order by part`.execute(t.db)
+        ).rows;
+      const raised = (before: { part: string; version: string }[], after: typeof before) =>
+        after.filter((a) => before.find((b) => b.part === a.part)?.version !== a.version).map((a) => a.part);
+      const { rows: mids } = await sql<{
+        id: number;
+        mid: string;
+      }>`select merchant_id as id, mid from pci_merchants
+        where merchant_id in (${closed1.id}, ${open2.id})`.execute(t.db);
+      const beforeDba = await versions();
       await sql`update merchants set dba = dba || ' Renamed' where id = ${closed1.id}`.execute(t.db);
+      expect(raised(beforeDba, await versions())).toEqual([
+        mids.find((m) => m.id === closed1.id)?.mid.slice(0, 8),
+      ]);
       await check('a closed merchant’s DBA changed');
+      const beforeOpen = await versions();
+      await sql`update merchants set dba = dba where id = ${open2.id}`.execute(t.db);
+      await sql`update pci_merchants set dba = dba where merchant_id = ${open2.id}`.execute(t.db);
+      expect(raised(beforeOpen, await versions())).toEqual([]);
       // A value written to the kept column directly is replaced by the merchant's.
       await sql`update pci_merchants set merchant_closed = true where merchant_id = ${open2.id}`.execute(
         t.db,

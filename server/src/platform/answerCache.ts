@@ -167,7 +167,8 @@ const CLOSE = constantPiece(']');
 
 /**
  * A part of an answer kept in parts: its key (what it holds, for the scope) and the range of version names it is
- * kept under, `first` to `last` (names compared as text: e.g. the days of a month).
+ * kept under, `first` to `last` (names compared by their characters' codes, as JavaScript and collation "C" compare
+ * them: e.g. the days of a month).
  */
 export interface AnswerPart {
   key: string;
@@ -202,15 +203,31 @@ export async function keptArrayInParts<T>(
     select null as part, version::text as version from answer_versions where name = ${name}
     union all
     select part, version::text from answer_part_versions
-    where name = ${name} and part >= ${first} and part <= ${last}`.execute(trx);
+    where name = ${name} and part collate "C" >= ${first} and part collate "C" <= ${last}`.execute(trx);
   const global = rows.find((r) => r.part === null)?.version;
   if (global === undefined) throw new Error(`No answer version for ${name}`);
-  // A part's version: the answer's, and the sum of its names' (each only ever rises).
+  // A part's version: the answer's, and the sum of its names' (each only ever rises), found in the names sorted with
+  // their running sums by two binary searches.
+  const named = rows
+    .filter((r): r is { part: string; version: string } => r.part !== null)
+    .sort((x, y) => (x.part < y.part ? -1 : x.part > y.part ? 1 : 0));
+  const running = [0];
+  for (const r of named) running.push((running.at(-1) as number) + Number(r.version));
+  // The index of the first name not before `name` (after = false) or after it (after = true).
+  const bound = (name: string, after: boolean) => {
+    let lo = 0;
+    let hi = named.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const at = (named[mid] as { part: string }).part;
+      if (at < name || (after && at === name)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   const versionOf = new Map(
     parts.map((p) => {
-      let sum = 0;
-      for (const r of rows)
-        if (r.part !== null && r.part >= p.first && r.part <= p.last) sum += Number(r.version);
+      const sum = (running[bound(p.last, true)] as number) - (running[bound(p.first, false)] as number);
       return [p.key, `${global}:${sum}`];
     }),
   );

@@ -28,7 +28,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
-import { keptJson, scopeKey } from '../../platform/answerCache';
+import { keptArrayInParts, keptJson, scopeKey } from '../../platform/answerCache';
 import { audit } from '../../platform/audit';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
@@ -348,10 +348,36 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
         const shown = (await closedMerchantsCount.execute(db)).rows[0]?.n ?? 0;
         if (shown > 0) await auditReveal(db, user, req, 'old merchants', shown);
       }
-      // Kept until a PCI merchant row or a partner is written (migration 2026_12_10_0040), in clear or masked as
-      // this user reads it: only in this server's memory, which holds the key that decrypts the numbers anyway.
-      return keptJson(deps.db, db, 'pci_historic', scopeKey(user, reveal ? 'clear' : 'masked'), async () =>
-        JSON.stringify(pciEndpoints.getHistoricMerchants.output.parse(await historicMerchants(db, reveal))),
+      // Kept in parts, one per MID prefix, each until a closed merchant's PCI row of that prefix or its partner's
+      // name is written (migration 2026_12_11_0020), in clear or masked as this user reads it: only in this
+      // server's memory, which holds the key that decrypts the numbers anyway. The parts are the prefixes that
+      // have a version, in the list's order (MIDs by their characters, as the list is sorted).
+      const { rows: prefixes } = await sql<{ part: string }>`select part from answer_part_versions
+        where name = 'pci_historic' order by part collate "C"`.execute(db);
+      const parts = prefixes.map(({ part }) => ({ key: part, first: part, last: part }));
+      return keptArrayInParts(
+        deps.db,
+        db,
+        'pci_historic',
+        scopeKey(user, reveal ? 'clear' : 'masked'),
+        'all',
+        parts,
+        async (stale) => {
+          const rows = await historicMerchants(db, reveal, { prefixes: stale.map((p) => p.key) });
+          const byPrefix = new Map<string, typeof rows>();
+          for (const row of rows) {
+            const prefix = row.mid.slice(0, HISTORIC_PREFIX);
+            const list = byPrefix.get(prefix);
+            if (list) list.push(row);
+            else byPrefix.set(prefix, [row]);
+          }
+          return new Map(
+            [...byPrefix].map(([prefix, list]) => [
+              prefix,
+              JSON.stringify(pciEndpoints.getHistoricMerchants.output.parse(list)).slice(1, -1),
+            ]),
+          );
+        },
       );
     },
   });
@@ -372,7 +398,7 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
     access: 'pci_historic_edit',
     scope: 'staffOnly',
     handler: async ({ db, input, user, req }) => {
-      const [before] = await historicMerchants(db, true, input.mid);
+      const [before] = await historicMerchants(db, true, { mid: input.mid });
       if (!before) throw notFound(`No old merchant with MID ${input.mid}`);
       const change = historicChange(input.column, input.value.trim());
       const result = await db
@@ -392,7 +418,7 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
         ip: req.ip,
         details: { column: input.column, description },
       });
-      const [row] = await historicMerchants(db, true, input.mid);
+      const [row] = await historicMerchants(db, true, { mid: input.mid });
       if (!row) throw notFound(`No old merchant with MID ${input.mid}`);
       return { success: true, message: PCI_MESSAGES.saved, row };
     },
@@ -663,12 +689,15 @@ export function pciRoutes(app: FastifyInstance, deps: Deps) {
 /** A stored numeric as the API's exact decimal ("35.00"). */
 const money = (v: string | number) => toDecimalString(parseMoney(String(v)));
 
+/** The MID prefix the Old Merchants list is kept in parts by (migration 2026_12_11_0020). */
+const HISTORIC_PREFIX = 8;
+
 /**
- * The closed merchants' PCI rows (the older client's whole list, or one MID), with the DBA and closed status each
- * row keeps from its merchant (2026_12_01_0010, 2026_12_09_0040): found by the closed rows' partial index, with no
- * merchant read.
+ * The closed merchants' PCI rows by MID (the older client's whole list, one MID, or the MIDs of some prefixes of
+ * HISTORIC_PREFIX characters), with the DBA and closed status each row keeps from its merchant (2026_12_01_0010,
+ * 2026_12_09_0040): found by the closed rows' partial indexes, with no merchant read.
  */
-async function historicMerchants(db: Db, reveal: boolean, mid?: string) {
+async function historicMerchants(db: Db, reveal: boolean, which: { mid?: string; prefixes?: string[] } = {}) {
   const { rows } = await sql<{
     mid: string;
     dba_name: string;
@@ -681,8 +710,13 @@ async function historicMerchants(db: Db, reveal: boolean, mid?: string) {
   }>`select p.mid, p.dba as dba_name, pa.account_name as iso_name, p.merchant_status, p.aba_number, p.aba_last4,
       p.dda_number, p.dda_last4
     from pci_merchants p join partners pa on pa.id = p.partner_id
-    where p.merchant_closed ${mid === undefined ? sql`` : sql`and p.mid = ${mid}`}
-    order by p.mid`.execute(db);
+    where p.merchant_closed ${which.mid === undefined ? sql`` : sql`and p.mid = ${which.mid}`}
+      ${
+        which.prefixes === undefined
+          ? sql``
+          : sql`and left(p.mid, ${sql.lit(HISTORIC_PREFIX)}) = any(${sql.val(which.prefixes)}::text[])`
+      }
+    order by p.mid collate "C"`.execute(db);
   return rows.map((r) => ({
     mid: r.mid,
     dba_name: r.dba_name,

@@ -78,6 +78,7 @@ import * as partnerSearch from './2026_12_10_0030_partner_search';
 import * as pciHistoricAnswer from './2026_12_10_0040_pci_historic_answer';
 import * as merchantsApprovedOn from './2026_12_10_0050_merchants_approved_on';
 import * as approvalsParts from './2026_12_11_0010_approvals_parts';
+import * as pciHistoricParts from './2026_12_11_0020_pci_historic_parts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -160,4 +161,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0040_pci_historic_answer': pciHistoricAnswer,
   '2026_12_10_0050_merchants_approved_on': merchantsApprovedOn,
   '2026_12_11_0010_approvals_parts': approvalsParts,
+  '2026_12_11_0020_pci_historic_parts': pciHistoricParts,
 };
