@@ -100,24 +100,8 @@ async function timed(fn: () => Promise<unknown>, runs: number) {
 }
 
 /**
- * As timed(), for an answer kept by platform/answerCache.ts: its version is raised before each run (untimed), as a
- * write to a table it reads would, so every run computes the answer afresh.
- */
-async function timedAfterChange(answer: string, fn: () => Promise<unknown>, runs: number) {
-  const bump = () => sql`update answer_versions set version = version + 1 where name = ${answer}`.execute(db);
-  const times: number[] = [];
-  for (let i = 0; i < runs + 2; i++) {
-    await bump();
-    const start = performance.now();
-    await fn();
-    if (i >= 2) times.push(performance.now() - start);
-  }
-  return { p50: percentile(times, 50), p95: percentile(times, 95) };
-}
-
-/**
- * As timed(), for an answer kept in parts (platform/answerCache.ts, keptArrayInParts): `write` (untimed, before each
- * run) writes a row as an edit would, so every run computes the parts that write touched afresh.
+ * As timed(), with `write` run before each run (untimed): a row written as an edit would write it, so every run
+ * computes afresh what that write touched (an answer kept in parts: platform/answerCache.ts, keptArrayInParts).
  */
 async function timedAfterWrite(write: () => Promise<unknown>, fn: () => Promise<unknown>, runs: number) {
   const times: number[] = [];
@@ -129,6 +113,17 @@ async function timedAfterWrite(write: () => Promise<unknown>, fn: () => Promise<
   }
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
+
+/**
+ * As timed(), for an answer kept by platform/answerCache.ts: its version is raised before each run (untimed), as a
+ * write to a table it reads would, so every run computes the answer afresh.
+ */
+const timedAfterChange = (answer: string, fn: () => Promise<unknown>, runs: number) =>
+  timedAfterWrite(
+    () => sql`update answer_versions set version = version + 1 where name = ${answer}`.execute(db),
+    fn,
+    runs,
+  );
 
 /** Runs one spreadsheet job in a child process (bench/spreadsheet.ts) and reads its report. */
 function child(args: string[]): {

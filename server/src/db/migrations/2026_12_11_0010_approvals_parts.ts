@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ISO_ROLE, run, statementTriggers } from './helpers';
+import { ISO_ROLE, partsTriggerFunction, raiseParts, run, statementTriggers } from './helpers';
 
 /**
  * The year's approvals (/api/approvedYTD_Details) kept in parts (platform/answerCache.ts, keptArrayInParts) with a
@@ -14,29 +14,14 @@ import { ISO_ROLE, run, statementTriggers } from './helpers';
  * whatever the reading session's time zone, the day it files an approval under is one of those (any day that
  * overlaps those 28 hours holds one of the three instants), so that day's version is raised.
  */
-const days = (stamps: string) => `
-  insert into answer_part_versions as v (name, part, version)
-  select 'approvals', d, 1 from (
-    select distinct to_char((s.stamp at time zone 'UTC') + o.shift, 'YYYY-MM-DD') as d
-    from (${stamps}) s(stamp), (values (interval '-14 hours'), (interval '0'), (interval '14 hours')) o(shift)
-    where s.stamp is not null) x
-  order by d
-  on conflict (name, part) do update set version = v.version + 1;`;
-
-const fn = (name: string, body: { insert?: string; update: string; delete: string }) =>
-  `create function ${name}() returns trigger language plpgsql security definer set search_path = public as $$
-   begin
-     if tg_op = 'INSERT' then
-       ${body.insert ?? 'null;'}
-     elsif tg_op = 'UPDATE' then
-       ${body.update}
-     elsif tg_op = 'DELETE' then
-       ${body.delete}
-     else
-       update answer_versions set version = version + 1 where name = 'approvals';
-     end if;
-     return null;
-   end $$`;
+const days = (stamps: string) =>
+  raiseParts(
+    'approvals',
+    `select to_char((s.stamp at time zone 'UTC') + o.shift, 'YYYY-MM-DD')
+     from (${stamps}) s(stamp), (values (interval '-14 hours'), (interval '0'), (interval '14 hours')) o(shift)`,
+  );
+const fn = (name: string, body: Parameters<typeof partsTriggerFunction>[2]) =>
+  partsTriggerFunction(name, 'approvals', body);
 
 /** The approval instants of the applications of a set of merchants (`ids`: a select of merchant ids). */
 const ofMerchants = (ids: string) =>

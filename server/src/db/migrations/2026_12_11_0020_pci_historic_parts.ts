@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { run, statementTriggers } from './helpers';
+import { partsTriggerFunction, raiseParts, run, statementTriggers } from './helpers';
 
 /**
  * The older client's whole Old Merchants list (/api/pci/GetHistoricMerchants: every closed merchant's PCI row by MID,
@@ -16,26 +16,10 @@ import { run, statementTriggers } from './helpers';
  * for later ones): the parts of the list are those rows, read in the request's own snapshot.
  */
 const PREFIX = 8;
-const prefixes = (mids: string) => `
-  insert into answer_part_versions as v (name, part, version)
-  select 'pci_historic', p, 1 from (select distinct left(x.mid, ${PREFIX}) as p from (${mids}) x(mid)) y
-  order by p
-  on conflict (name, part) do update set version = v.version + 1;`;
-
-const fn = (name: string, body: { insert?: string; update: string; delete: string }) =>
-  `create function ${name}() returns trigger language plpgsql security definer set search_path = public as $$
-   begin
-     if tg_op = 'INSERT' then
-       ${body.insert ?? 'null;'}
-     elsif tg_op = 'UPDATE' then
-       ${body.update}
-     elsif tg_op = 'DELETE' then
-       ${body.delete}
-     else
-       update answer_versions set version = version + 1 where name = 'pci_historic';
-     end if;
-     return null;
-   end $$`;
+const prefixes = (mids: string) =>
+  raiseParts('pci_historic', `select left(x.mid, ${PREFIX}) from (${mids}) x(mid)`);
+const fn = (name: string, body: Parameters<typeof partsTriggerFunction>[2]) =>
+  partsTriggerFunction(name, 'pci_historic', body);
 
 const closedOf = (partners: string) =>
   `select mid from pci_merchants where partner_id in (${partners}) and merchant_closed`;

@@ -123,3 +123,38 @@ export const definerFunction = (name: string, args: string, returns: string, bod
        set search_path = public as $$
      ${body}
      $$`;
+
+/**
+ * For an answer kept in parts (platform/answerCache.ts, keptArrayInParts): the statement a trigger runs to raise the
+ * versions of the part names `names` selects (one text column; nulls ignored), adding a name not seen before at 1.
+ * Names are locked in their order, so two writers raising the same names never wait on each other in a circle.
+ */
+export const raiseParts = (answer: string, names: string) => `
+  insert into answer_part_versions as v (name, part, version)
+  select '${answer}', p, 1 from (select distinct n.p from (${names}) n(p) where n.p is not null) x
+  order by p
+  on conflict (name, part) do update set version = v.version + 1;`;
+
+/**
+ * The trigger function of an answer kept in parts: `body`'s statement for each kind of write (usually raiseParts
+ * over the transition tables; nothing for an insert when none is given), and on a truncate, which has no rows, the
+ * answer's own version in `answer_versions`, which every part is checked against.
+ */
+export const partsTriggerFunction = (
+  fn: string,
+  answer: string,
+  body: { insert?: string; update: string; delete: string },
+) =>
+  `create function ${fn}() returns trigger language plpgsql security definer set search_path = public as $$
+   begin
+     if tg_op = 'INSERT' then
+       ${body.insert ?? 'null;'}
+     elsif tg_op = 'UPDATE' then
+       ${body.update}
+     elsif tg_op = 'DELETE' then
+       ${body.delete}
+     else
+       update answer_versions set version = version + 1 where name = '${answer}';
+     end if;
+     return null;
+   end $$`;
