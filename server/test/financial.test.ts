@@ -284,6 +284,21 @@ describe('financial dashboard', () => {
     };
     await check('as seeded');
     await check('asked again (kept)');
+    // A write to a column the answer does not read (a merchant's status, a partner's other columns) keeps it; an
+    // insert keeps nothing.
+    const version = async () =>
+      (
+        await sql<{ version: string }>`select version::text as version from answer_versions
+          where name = 'fin_options'`.execute(t.db)
+      ).rows[0]?.version;
+    const before = await version();
+    await sql`update merchants set status = status, closed_on = closed_on where partner_id = ${partnerId}`.execute(
+      t.db,
+    );
+    await sql`update partners set account_name = account_name where id = ${partnerId}`.execute(t.db);
+    expect(await version()).toBe(before);
+    await sql`update merchants set mcc = mcc where false`.execute(t.db);
+    expect(await version()).toBe(before);
     // A merchant renamed to sort first, and opened in a year no other merchant opened in.
     const { rows: picked } = await sql<{ id: number; dba: string; opened_on: string }>`
       select id, dba, opened_on::text as opened_on from merchants where partner_id = ${partnerId}

@@ -79,6 +79,7 @@ import * as pciHistoricAnswer from './2026_12_10_0040_pci_historic_answer';
 import * as merchantsApprovedOn from './2026_12_10_0050_merchants_approved_on';
 import * as approvalsParts from './2026_12_11_0010_approvals_parts';
 import * as pciHistoricParts from './2026_12_11_0020_pci_historic_parts';
+import * as finOptionsColumns from './2026_12_11_0030_fin_options_columns';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -162,4 +163,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0050_merchants_approved_on': merchantsApprovedOn,
   '2026_12_11_0010_approvals_parts': approvalsParts,
   '2026_12_11_0020_pci_historic_parts': pciHistoricParts,
+  '2026_12_11_0030_fin_options_columns': finOptionsColumns,
 };
