@@ -182,6 +182,34 @@ describe('kept answers', () => {
     }
   });
 
+  it('drops the parts a request no longer asks for once the parts outgrow a quarter of the bound', async () => {
+    const big = (key: string) => JSON.stringify(key.repeat(Math.floor(MAX_CACHED_SIZE / 10)));
+    const computed: string[][] = [];
+    // Each ask a question of its own, so no whole answer kept for an earlier ask answers it: only the parts can.
+    let question = 0;
+    const ask = (keys: string[]) =>
+      keptArrayInParts(
+        c.db,
+        c.db,
+        'approvals',
+        'prune',
+        String(++question),
+        keys.map((key) => ({ key, first: key, last: key })),
+        async (stale) => {
+          computed.push(stale.map((p) => p.key));
+          return new Map(stale.map((p) => [p.key, big(p.key)]));
+        },
+      );
+    await ask(['a', 'b']);
+    await ask(['a', 'b']);
+    expect(computed).toEqual([['a', 'b']]);
+    // c's part takes the parts past a quarter of the bound: a and b, not asked, are dropped.
+    await ask(['c']);
+    await ask(['a', 'b']);
+    expect(computed).toEqual([['a', 'b'], ['c'], ['a', 'b']]);
+    expect(cacheSize(c.db).size).toBeLessThanOrEqual(MAX_CACHED_SIZE);
+  });
+
   it('combines CRC-32s as zlib does, and gzip answers put together from pieces gunzip to their text', async () => {
     const lengths = [0, 1, 3, 255, 4_096, 65_537, 300_001];
     for (const a of lengths)

@@ -278,6 +278,15 @@ export async function keptArrayInParts<T>(
       held.parts.set(p.key, { version: versionOf.get(p.key) as string, piece: made });
       held.size += text.length;
     }
+    // Parts no longer asked for (the days of a month now kept as one part, another day's or year's) are dropped
+    // once the parts outgrow a quarter of the bound, so a server running for months keeps what is asked now.
+    if (held.size > MAX_CACHED_SIZE / 4) {
+      for (const [key, part] of held.parts) {
+        if (mine.has(key)) continue;
+        held.parts.delete(key);
+        held.size -= part.piece.text.length;
+      }
+    }
     kept.delete(partsKey);
     if (held.size <= MAX_CACHED_SIZE / 2) kept.set(partsKey, held);
   }
