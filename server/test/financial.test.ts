@@ -299,6 +299,46 @@ describe('financial dashboard', () => {
     expect(await version()).toBe(before);
     await sql`update merchants set mcc = mcc where false`.execute(t.db);
     expect(await version()).toBe(before);
+    // Each column the answer reads raises it when one merchant's value changes, and so does a partner's new name
+    // (each change made in a transaction that is rolled back).
+    const rolledBack = new Error('rolled back');
+    const raisedBy = async (change: ReturnType<typeof sql>) => {
+      let inside: string | undefined;
+      await t.db
+        .transaction()
+        .execute(async (trx) => {
+          await change.execute(trx);
+          inside = (
+            await sql<{ version: string }>`select version::text as version from answer_versions
+              where name = 'fin_options'`.execute(trx)
+          ).rows[0]?.version;
+          throw rolledBack;
+        })
+        .catch((e) => {
+          if (e !== rolledBack) throw e;
+        });
+      return inside !== before;
+    };
+    const one = sql`(select min(id) from merchants where partner_id = ${partnerId})`;
+    for (const [column, value] of [
+      ['mid', sql`mid || 'X'`],
+      ['dba', sql`dba || 'x'`],
+      ['mcc', sql`(select min(code) from mcc_codes where code <> merchants.mcc)`],
+      ['profile', sql`case when profile = 'Unassigned' then 'PayLo' else 'Unassigned' end`],
+      ['sponsor_bank', sql`case when sponsor_bank = 'PPS' then 'CBCAL' else 'PPS' end`],
+      ['opened_on', sql`opened_on - 1`],
+      ['partner_id', sql`(select min(id) from partners where id <> ${partnerId})`],
+    ] as const) {
+      expect(
+        await raisedBy(sql`update merchants set ${sql.ref(column)} = ${value} where id = ${one}`),
+        column,
+      ).toBe(true);
+    }
+    expect(await raisedBy(sql`update merchants set status = status where id = ${one}`)).toBe(false);
+    expect(
+      await raisedBy(sql`update partners set account_name = account_name || 'x' where id = ${partnerId}`),
+    ).toBe(true);
+    expect(await version()).toBe(before);
     // A merchant renamed to sort first, and opened in a year no other merchant opened in.
     const { rows: picked } = await sql<{ id: number; dba: string; opened_on: string }>`
       select id, dba, opened_on::text as opened_on from merchants where partner_id = ${partnerId}

@@ -14,7 +14,7 @@ import { ISO_ROLE, partsTriggerFunction, raiseParts, run, statementTriggers } fr
  * whatever the reading session's time zone, the day it files an approval under is one of those (any day that
  * overlaps those 28 hours holds one of the three instants), so that day's version is raised.
  */
-const days = (stamps: string) =>
+export const days = (stamps: string) =>
   raiseParts(
     'approvals',
     `select to_char((s.stamp at time zone 'UTC') + o.shift, 'YYYY-MM-DD')
@@ -24,9 +24,9 @@ const fn = (name: string, body: Parameters<typeof partsTriggerFunction>[2]) =>
   partsTriggerFunction(name, 'approvals', body);
 
 /** The approval instants of the applications of a set of merchants (`ids`: a select of merchant ids). */
-const ofMerchants = (ids: string) =>
+export const ofMerchants = (ids: string) =>
   `select a.approved_at from applications a where a.merchant_id in (${ids}) and a.approved_at is not null`;
-const ofPartners = (ids: string) =>
+export const ofPartners = (ids: string) =>
   `select a.approved_at from applications a where a.partner_id in (${ids}) and a.approved_at is not null`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {

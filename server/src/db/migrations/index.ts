@@ -80,6 +80,7 @@ import * as merchantsApprovedOn from './2026_12_10_0050_merchants_approved_on';
 import * as approvalsParts from './2026_12_11_0010_approvals_parts';
 import * as pciHistoricParts from './2026_12_11_0020_pci_historic_parts';
 import * as finOptionsColumns from './2026_12_11_0030_fin_options_columns';
+import * as transitionTablesHashed from './2026_12_12_0010_transition_tables_hashed';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -164,4 +165,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0010_approvals_parts': approvalsParts,
   '2026_12_11_0020_pci_historic_parts': pciHistoricParts,
   '2026_12_11_0030_fin_options_columns': finOptionsColumns,
+  '2026_12_12_0010_transition_tables_hashed': transitionTablesHashed,
 };
