@@ -9,11 +9,17 @@ import { run, statementTriggers } from './helpers';
  * did; an insert, a delete or a truncate always does. MCC codes keep their trigger.
  */
 const bump = `update answer_versions set version = version + 1 where name = 'fin_options';`;
-const fn = (name: string, changed: string) =>
-  `create function ${name}() returns trigger language plpgsql security definer set search_path = public as $$
+/**
+ * The trigger function: on an update, the version is raised when `changedRows` (a query over the transition tables)
+ * finds a row; on any other write, always. old_rows exists in an update's trigger only, so the query naming it is
+ * planned in that branch alone. (2026_12_12_0010 replaces this migration's queries with one EXCEPT.)
+ */
+export const finOptionsFunction = (name: string, changedRows: string) =>
+  `create or replace function ${name}() returns trigger language plpgsql security definer
+     set search_path = public as $$
    begin
      if tg_op = 'UPDATE' then
-       if exists (select 1 from new_rows n left join old_rows o on o.id = n.id where o.id is null or ${changed}) then
+       if exists (${changedRows}) then
          ${bump}
        end if;
      else
@@ -21,6 +27,11 @@ const fn = (name: string, changed: string) =>
      end if;
      return null;
    end $$`;
+const fn = (name: string, changed: string) =>
+  finOptionsFunction(
+    name,
+    `select 1 from new_rows n left join old_rows o on o.id = n.id where o.id is null or ${changed}`,
+  );
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { days, ofMerchants, ofPartners } from './2026_12_11_0010_approvals_parts';
+import { finOptionsFunction } from './2026_12_11_0030_fin_options_columns';
 import { changedIds, partsTriggerFunction, run } from './helpers';
 
 /**
@@ -11,21 +12,7 @@ import { changedIds, partsTriggerFunction, run } from './helpers';
  * rows with one EXCEPT of (id, columns) tuples (helpers.ts, changedIds), hashed or sorted at any size; what each
  * raises is unchanged.
  */
-const bump = `update answer_versions set version = version + 1 where name = 'fin_options';`;
-const finOptions = (name: string, columns: string[]) =>
-  `create or replace function ${name}() returns trigger language plpgsql security definer
-     set search_path = public as $$
-   begin
-     -- old_rows exists in an update's trigger only: the query naming it is planned in that branch alone.
-     if tg_op = 'UPDATE' then
-       if exists (${changedIds(columns)}) then
-         ${bump}
-       end if;
-     else
-       ${bump}
-     end if;
-     return null;
-   end $$`;
+const finOptions = (name: string, columns: string[]) => finOptionsFunction(name, changedIds(columns));
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
