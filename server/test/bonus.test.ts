@@ -894,6 +894,101 @@ describe('weekly, Monthly Extra and activation', () => {
     }
     expect((await list(ADMIN)).find((r) => r.mid === picked.mid)).toEqual(was);
   });
+
+  // The list is kept in parts, one per approval day (migration 2026_12_13_0010): a merchant's edit must reach the
+  // list and raise its approval day's version alone (before and after a moved day), a column the list does not
+  // read none, and the whole list kept in parts must equal the list made afresh.
+  it('GetActivation kept by approval day: edits reach the list and raise their days alone', async () => {
+    const list = async (who: string) =>
+      bonusEndpoints.getActivation.output.parse(
+        (await (await as(who)).get(bonusPaths.getActivation)).json(),
+      ) as BonusActivationRow[];
+    const dayVersions = async () =>
+      new Map(
+        (
+          await sql<{ part: string; version: string }>`select part, version::text as version
+            from answer_part_versions where name = 'activation'`.execute(t.db)
+        ).rows.map((r) => [r.part, r.version]),
+      );
+    const ownVersion = async () =>
+      (
+        await sql<{ version: string }>`select version::text as version from answer_versions
+          where name = 'activation'`.execute(t.db)
+      ).rows[0]?.version;
+    // The days whose version changed between two readings.
+    const raised = (a: Map<string, string>, b: Map<string, string>) =>
+      [...new Set([...a.keys(), ...b.keys()])].filter((d) => a.get(d) !== b.get(d)).sort();
+    // Every part made afresh (the answer's own version raised), to compare the kept list with.
+    const afresh = async (who: string) => {
+      await sql`update answer_versions set version = version + 1 where name = 'activation'`.execute(t.db);
+      return list(who);
+    };
+
+    const before = await list(ADMIN);
+    const { rows: picked } = await sql<{
+      id: number;
+      mid: string;
+      dba: string;
+      day: string;
+      equipment_model: string | null;
+      partner_id: number;
+      partner: string;
+    }>`
+      select m.id, m.mid, m.dba, m.approved_on::text as day, m.equipment_model, m.partner_id,
+             p.account_name as partner
+      from merchants m join partners p on p.id = m.partner_id
+      where m.mid = any(${before.map((r) => r.mid)}::text[]) and p.account_name = ${SUMMIT}
+      order by m.approved_on desc, m.mid limit 1`.execute(t.db);
+    const m = picked[0];
+    if (!m) throw new Error('no Summit merchant in the activation list');
+    const otherDay = before.map((r) => r.mid).find((mid) => mid !== m.mid) as string;
+    const { rows: other } = await sql<{ day: string }>`select approved_on::text as day from merchants
+      where mid = ${otherDay}`.execute(t.db);
+    const moveTo = other.find((r) => r.day !== m.day)?.day ?? m.day;
+    try {
+      // A column the list does not read: no day raised, nothing made again.
+      const v0 = await dayVersions();
+      await sql`update merchants set equipment_model = 'Activation probe' where id = ${m.id}`.execute(t.db);
+      expect(raised(v0, await dayVersions())).toEqual([]);
+      expect(await list(ADMIN)).toEqual(before);
+
+      // Its DBA: its approval day alone, and the list (staff and its ISO's) shows the new name.
+      const v1 = await dayVersions();
+      await sql`update merchants set dba = '  Activation renamed' where id = ${m.id}`.execute(t.db);
+      expect(raised(v1, await dayVersions())).toEqual([m.day]);
+      const renamed = before.map((r) => (r.mid === m.mid ? { ...r, dba_name: '  Activation renamed' } : r));
+      expect(await list(ADMIN)).toEqual(renamed);
+      expect((await list(PARTNER)).find((r) => r.mid === m.mid)?.dba_name).toBe('  Activation renamed');
+
+      // Its approval day moved: both days raised, and the kept list is the list made afresh.
+      const v2 = await dayVersions();
+      await sql`update merchants set approved_on = ${moveTo}::date where id = ${m.id}`.execute(t.db);
+      expect(raised(v2, await dayVersions())).toEqual([...new Set([m.day, moveTo])].sort());
+      const moved = await list(ADMIN);
+      expect(moved).toEqual(await afresh(ADMIN));
+
+      // Its ISO renamed: the list shows the new ISO name (its merchants' days raised).
+      await sql`update partners set account_name = ${`${m.partner} (renamed)`} where id = ${m.partner_id}`.execute(
+        t.db,
+      );
+      const isoRenamed = await list(ADMIN);
+      expect(isoRenamed.find((r) => r.mid === m.mid)?.iso_name).toBe(`${m.partner} (renamed)`);
+      expect(isoRenamed).toEqual(await afresh(ADMIN));
+      // Bonus rows are not read: marking one raises nothing.
+      const v3 = await dayVersions();
+      const own3 = await ownVersion();
+      await sql`update bonus_rows set note = coalesce(note, '') where id = (select min(id) from bonus_rows)`.execute(
+        t.db,
+      );
+      expect(raised(v3, await dayVersions())).toEqual([]);
+      expect(await ownVersion()).toBe(own3);
+    } finally {
+      await sql`update partners set account_name = ${m.partner} where id = ${m.partner_id}`.execute(t.db);
+      await sql`update merchants set dba = ${m.dba}, approved_on = ${m.day}::date,
+        equipment_model = ${m.equipment_model} where id = ${m.id}`.execute(t.db);
+    }
+    expect(await list(ADMIN)).toEqual(before);
+  });
 });
 
 describe('kept figures', () => {

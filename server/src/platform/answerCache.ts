@@ -47,8 +47,9 @@ function trim(cache: Map<string, Entry>) {
  * partners: the partner directory; pci_billing: a month's PCI billing and commissions (GetBilling, GetCommissions);
  * leads: the CRM lead list (GetLeads); iso_partners: the ISO partners dashboard's directory and statuses per date
  * ranges (GetPartners, GetPartnersStatus and the ISO performance table); bi: ISO analytics and the executive ISO
- * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus), the matches (GetMatches) and
- * the activation list (GetActivation); fin_options: the financial dashboard's filter values (finoptions);
+ * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus) and the matches (GetMatches);
+ * activation: the Activation tab's list (GetActivation), in parts by approval day; fin_options: the financial
+ * dashboard's filter values (finoptions);
  * approvals: the year's approvals to a day (approvedYTD_Details); pci_historic: the older client's whole Old
  * Merchants list (GetHistoricMerchants).
  */
@@ -59,6 +60,7 @@ export type AnswerName =
   | 'iso_partners'
   | 'bi'
   | 'bonus'
+  | 'activation'
   | 'fin_options'
   | 'approvals'
   | 'pci_historic';

@@ -198,18 +198,35 @@ export async function allMatches(db: Db) {
 /** How many days an Activation tab shows merchants after their approval once they are past their volume days. */
 const ACTIVATION_LOOKBACK_DAYS = 30;
 
-/**
- * The Activation tab: merchants approved within their volume days (plus 30 days, to show who expired) before
- * `today`, with the activation spec of their group (else the defaults, 30 days and $250).
- */
-export async function activationRows(db: Db, today: string): Promise<BonusActivationRow[]> {
+/** The activation specifications as the Activation tab reads them, and the first approval day it shows. */
+export interface ActivationSpecs {
+  byGroup: Map<string, { days: number; threshold: Money }>;
+  /** The earliest approval day shown for `today`: the longest volume days and 30 days more before it. */
+  from: string;
+}
+
+export async function activationSpecs(db: Db, today: string): Promise<ActivationSpecs> {
   const specs = await db.selectFrom('activation_specs').selectAll().execute();
   const byGroup = new Map<string, { days: number; threshold: Money }>();
   for (const s of specs)
     for (const g of normalizeGroupIds(s.group_id))
       byGroup.set(g, { days: s.volume_days, threshold: parseMoney(s.volume_threshold) });
   const longest = Math.max(BONUS_DEFAULTS.volumeDays, ...specs.map((s) => s.volume_days));
-  const from = addDays(today, -(longest + ACTIVATION_LOOKBACK_DAYS));
+  return { byGroup, from: addDays(today, -(longest + ACTIVATION_LOOKBACK_DAYS)) };
+}
+
+/**
+ * The Activation tab: merchants approved within their volume days (plus 30 days, to show who expired) before
+ * `today`, with the activation spec of their group (else the defaults, 30 days and $250), by approval day (each
+ * day's rows by MID). `days`: only the merchants approved on these days (the list is kept in parts, one per
+ * approval day: routes.ts); every day from `specs.from` to `today` when not given.
+ */
+export async function activationRowsByDay(
+  db: Db,
+  today: string,
+  { byGroup, from }: ActivationSpecs,
+  days?: readonly string[],
+): Promise<Map<string, BonusActivationRow[]>> {
   const merchants = await sql<{
     id: number;
     mid: string;
@@ -225,6 +242,7 @@ export async function activationRows(db: Db, today: string): Promise<BonusActiva
       m.profile as merchant_profile, m.opened_on::text as open_date, m.approved_on::text as approved_on
     from merchants m join partners p on p.id = m.partner_id
     where m.approved_on between ${from}::date and ${today}::date
+      ${days ? sql`and m.approved_on = any(${days}::date[])` : sql``}
     order by m.approved_on desc, m.mid`.execute(db);
   const defaults = {
     days: BONUS_DEFAULTS.volumeDays,
@@ -256,7 +274,8 @@ export async function activationRows(db: Db, today: string): Promise<BonusActiva
         volume: BigInt(entry.slice(11)) as Money,
       })),
     );
-  return merchants.rows.flatMap((m) => {
+  const byDay = new Map<string, BonusActivationRow[]>();
+  for (const m of merchants.rows) {
     const spec = specOf(m);
     const act = activation(
       { approvedOn: m.approved_on, volumes: volumes.get(m.id) ?? [] },
@@ -264,19 +283,21 @@ export async function activationRows(db: Db, today: string): Promise<BonusActiva
       spec.threshold,
       today,
     );
-    if (!act.day && addDays(act.deadline, ACTIVATION_LOOKBACK_DAYS) < today) return [];
+    if (!act.day && addDays(act.deadline, ACTIVATION_LOOKBACK_DAYS) < today) continue;
     const remaining = Math.max(0, Math.round((Date.parse(act.deadline) - Date.parse(today)) / 86_400_000));
-    const { id: _id, approved_on: _approved, ...rest } = m;
-    return [
-      {
-        ...rest,
-        volume_threshold: toDecimalString(spec.threshold),
-        volume: toDecimalString(act.volume),
-        volume_days: spec.days,
-        days: act.day ? 0 : remaining,
-        activation_status: act.day ? 'Activated' : act.deadline < today ? 'Expired' : 'Pending',
-        activated_on: act.day,
-      } as const,
-    ];
-  });
+    const { id: _id, approved_on: day, ...rest } = m;
+    const row: BonusActivationRow = {
+      ...rest,
+      volume_threshold: toDecimalString(spec.threshold),
+      volume: toDecimalString(act.volume),
+      volume_days: spec.days,
+      days: act.day ? 0 : remaining,
+      activation_status: act.day ? 'Activated' : act.deadline < today ? 'Expired' : 'Pending',
+      activated_on: act.day,
+    };
+    const list = byDay.get(day);
+    if (list) list.push(row);
+    else byDay.set(day, [row]);
+  }
+  return byDay;
 }

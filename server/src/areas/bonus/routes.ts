@@ -1,4 +1,5 @@
 import {
+  addDays,
   type BonusWindow,
   bonusEndpoints,
   clawbackDates,
@@ -18,12 +19,13 @@ import {
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { keptJson, scopeKey } from '../../platform/answerCache';
+import { type AnswerPart, keptArrayInParts, keptJson, scopeKey } from '../../platform/answerCache';
 import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { BONUS_RUN_JOB } from './jobs';
 import {
-  activationRows,
+  activationRowsByDay,
+  activationSpecs,
   allMatches,
   bonusRowsJson,
   clawbackRows,
@@ -88,10 +90,9 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
     handler: ({ db, input }) => matchesByMid(db, input.mids),
   });
 
-  // Both lists are the same for every caller of one scope until a table they read changes, and the activation
-  // list until the day turns as well: kept per scope (platform/answerCache.ts, version 'bonus', which
-  // activation_specs raises too: migration 2026_12_09_0030), each checked against its schema once, when written.
-  // Worked out afresh, they took 65 ms and 370 ms at the large scale (docs/bench.md).
+  // The matches are the same for every caller of one scope until a table they read changes: kept per scope
+  // (platform/answerCache.ts, version 'bonus'), checked against their schema once, when written (65 ms afresh at
+  // the large scale, docs/bench.md). The activation list below is kept in parts.
   route(app, deps, {
     endpoint: bonusEndpoints.getMatches,
     access: 'session',
@@ -102,15 +103,44 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
       ),
   });
 
+  // The activation list: kept per scope and day in parts, one per approval day, each until a write to a merchant
+  // approved that day changes a column the list reads (or renames its ISO); a write to the daily or monthly
+  // figures, the specifications or the groups raises every part (migration 2026_12_13_0010). Worked out afresh it
+  // takes 300 ms at the large scale; after one merchant's edit, only its approval day's merchants are read again
+  // (docs/bench.md).
   route(app, deps, {
     endpoint: bonusEndpoints.getActivation,
     access: 'session',
     scope: 'iso',
-    handler: ({ db, user }) => {
+    handler: async ({ db, user }) => {
       // Kept per day as this server counts days (the list's own "today"), not the database's.
       const today = todayIso();
-      return keptJson(deps.db, db, 'bonus', scopeKey(user, 'activation', today), async () =>
-        JSON.stringify(bonusEndpoints.getActivation.output.parse(await activationRows(db, today))),
+      const specs = await activationSpecs(db, today);
+      // The list's order: the newest approval day first.
+      const parts: AnswerPart[] = [];
+      for (let day = today; day >= specs.from; day = addDays(day, -1))
+        parts.push({ key: day, first: day, last: day });
+      return keptArrayInParts(
+        deps.db,
+        db,
+        'activation',
+        scopeKey(user, 'activation', today),
+        'list',
+        parts,
+        async (stale) => {
+          const byDay = await activationRowsByDay(
+            db,
+            today,
+            specs,
+            stale.length === parts.length ? undefined : stale.map((p) => p.key),
+          );
+          return new Map(
+            stale.map((p) => [
+              p.key,
+              JSON.stringify(bonusEndpoints.getActivation.output.parse(byDay.get(p.key) ?? [])).slice(1, -1),
+            ]),
+          );
+        },
       );
     },
   });

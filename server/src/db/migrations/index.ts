@@ -81,6 +81,7 @@ import * as approvalsParts from './2026_12_11_0010_approvals_parts';
 import * as pciHistoricParts from './2026_12_11_0020_pci_historic_parts';
 import * as finOptionsColumns from './2026_12_11_0030_fin_options_columns';
 import * as transitionTablesHashed from './2026_12_12_0010_transition_tables_hashed';
+import * as activationParts from './2026_12_13_0010_activation_parts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -166,4 +167,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0020_pci_historic_parts': pciHistoricParts,
   '2026_12_11_0030_fin_options_columns': finOptionsColumns,
   '2026_12_12_0010_transition_tables_hashed': transitionTablesHashed,
+  '2026_12_13_0010_activation_parts': activationParts,
 };
