@@ -1,6 +1,7 @@
 import { isoInfoJob } from './areas/bi/jobs';
 import { bonusRunJob, bonusScheduleJobs } from './areas/bonus/jobs';
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
+import { midPartsJob } from './areas/financial/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
 import { type CheckProvidersConfig, checkProvidersFromConfig } from './areas/leads/checks';
 import type { CheckProviders } from './areas/leads/checks/types';
@@ -38,6 +39,7 @@ export function jobDefinitions(
     bonusRunJob,
     ...bonusScheduleJobs,
     isoInfoJob,
+    midPartsJob,
     ...Object.values(
       checkJobs(options.checks ?? checkProvidersFromConfig(config), config.LEADS_CHECK_TIMEOUT_SECONDS ?? 60),
     ),

@@ -1,7 +1,7 @@
 import { addMonths, finOptions, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { averages } from '../src/areas/financial/queries';
+import { averages, redrawMidParts } from '../src/areas/financial/queries';
 import { Client, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -299,45 +299,76 @@ describe('financial dashboard', () => {
     expect(await version()).toBe(before);
     await sql`update merchants set mcc = mcc where false`.execute(t.db);
     expect(await version()).toBe(before);
-    // Each column the answer reads raises it when one merchant's value changes, and so does a partner's new name
-    // (each change made in a transaction that is rolled back).
+    // Each column the filter groups read raises their version when one merchant's value changes, and so does a
+    // partner's new name; a MID, a DBA or an ISO raises the MID list's part of the merchant's DBA (each change made
+    // in a transaction that is rolled back).
     const rolledBack = new Error('rolled back');
+    const midParts = async (db: typeof t.db) =>
+      new Map(
+        (
+          await sql<{ part: string; version: string }>`select part, version::text as version
+            from answer_part_versions where name = 'fin_mids'`.execute(db)
+        ).rows.map((r) => [r.part, r.version]),
+      );
+    const partsBefore = await midParts(t.db);
     const raisedBy = async (change: ReturnType<typeof sql>) => {
-      let inside: string | undefined;
+      let inside: { groups: boolean; parts: string[] } | undefined;
       await t.db
         .transaction()
         .execute(async (trx) => {
           await change.execute(trx);
-          inside = (
+          const groups = (
             await sql<{ version: string }>`select version::text as version from answer_versions
               where name = 'fin_options'`.execute(trx)
           ).rows[0]?.version;
+          const after = await midParts(trx);
+          inside = {
+            groups: groups !== before,
+            parts: [...after.keys()].filter((k) => after.get(k) !== partsBefore.get(k)).sort(),
+          };
           throw rolledBack;
         })
         .catch((e) => {
           if (e !== rolledBack) throw e;
         });
-      return inside !== before;
+      return inside as { groups: boolean; parts: string[] };
     };
+    // Small parts (seven merchants each), so a change names one part among many.
+    expect(await redrawMidParts(t.db, 7)).toBe(true);
+    await check('in parts of seven merchants');
+    const partOf = async (dba: string) =>
+      (
+        await sql<{ part: string }>`select part from fin_mid_bounds where bound <= ${dba}
+          order by bound desc limit 1`.execute(t.db)
+      ).rows[0]?.part as string;
     const one = sql`(select min(id) from merchants where partner_id = ${partnerId})`;
-    for (const [column, value] of [
-      ['mid', sql`mid || 'X'`],
-      ['dba', sql`dba || 'x'`],
-      ['mcc', sql`(select min(code) from mcc_codes where code <> merchants.mcc)`],
-      ['profile', sql`case when profile = 'Unassigned' then 'PayLo' else 'Unassigned' end`],
-      ['sponsor_bank', sql`case when sponsor_bank = 'PPS' then 'CBCAL' else 'PPS' end`],
-      ['opened_on', sql`opened_on - 1`],
-      ['partner_id', sql`(select min(id) from partners where id <> ${partnerId})`],
+    const { rows: oneRow } = await sql<{ dba: string }>`select dba from merchants where id = ${one}`.execute(
+      t.db,
+    );
+    const itsPart = await partOf(oneRow[0]?.dba as string);
+    const { rows: lastRow } = await sql<{ part: string }>`select part from fin_mid_bounds
+      order by bound desc limit 1`.execute(t.db);
+    for (const [column, value, groups, parts] of [
+      ['mid', sql`mid || 'X'`, false, [itsPart]],
+      ['dba', sql`'zzzz' || dba`, false, [...new Set([itsPart, lastRow[0]?.part])].sort()],
+      ['mcc', sql`(select min(code) from mcc_codes where code <> merchants.mcc)`, true, []],
+      ['profile', sql`case when profile = 'Unassigned' then 'PayLo' else 'Unassigned' end`, true, []],
+      ['sponsor_bank', sql`case when sponsor_bank = 'PPS' then 'CBCAL' else 'PPS' end`, true, []],
+      ['opened_on', sql`opened_on - 1`, true, []],
+      ['partner_id', sql`(select min(id) from partners where id <> ${partnerId})`, true, [itsPart]],
     ] as const) {
       expect(
         await raisedBy(sql`update merchants set ${sql.ref(column)} = ${value} where id = ${one}`),
         column,
-      ).toBe(true);
+      ).toEqual({ groups, parts });
     }
-    expect(await raisedBy(sql`update merchants set status = status where id = ${one}`)).toBe(false);
+    expect(await raisedBy(sql`update merchants set status = status where id = ${one}`)).toEqual({
+      groups: false,
+      parts: [],
+    });
     expect(
       await raisedBy(sql`update partners set account_name = account_name || 'x' where id = ${partnerId}`),
-    ).toBe(true);
+    ).toEqual({ groups: true, parts: [] });
     expect(await version()).toBe(before);
     // A merchant renamed to sort first, and opened in a year no other merchant opened in.
     const { rows: picked } = await sql<{ id: number; dba: string; opened_on: string }>`
@@ -358,6 +389,8 @@ describe('financial dashboard', () => {
       );
     }
     await check('changed back');
+    expect(await redrawMidParts(t.db)).toBe(true);
+    await check('in parts as drawn for the data');
   });
 
   it('an ISO-bound user sees their ISO’s figures', async () => {

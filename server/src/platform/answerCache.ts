@@ -49,7 +49,7 @@ function trim(cache: Map<string, Entry>) {
  * ranges (GetPartners, GetPartnersStatus and the ISO performance table); bi: ISO analytics and the executive ISO
  * list (isoanalyticsdata, GetAllInformation); bonus: a bonus window's rows (GetBonus) and the matches (GetMatches);
  * activation: the Activation tab's list (GetActivation), in parts by approval day; fin_options: the financial
- * dashboard's filter values (finoptions);
+ * dashboard's filter groups (finoptions); fin_mids: its list of every MID and DBA, in parts by DBA;
  * approvals: the year's approvals to a day (approvedYTD_Details); pci_historic: the older client's whole Old
  * Merchants list (GetHistoricMerchants).
  */
@@ -62,6 +62,7 @@ export type AnswerName =
   | 'bonus'
   | 'activation'
   | 'fin_options'
+  | 'fin_mids'
   | 'approvals'
   | 'pci_historic';
 
@@ -161,6 +162,14 @@ export function cacheSize(database: Db): { entries: number; size: number; compre
  */
 interface PartsEntry extends Entry {
   parts: Map<string, { version: string; piece: Piece }>;
+  /** The pieces of a frame other than the brackets (keptArrayInParts' `frame`), as last made. */
+  frame?: { open?: Piece; close?: Piece };
+}
+
+/** The whole answer made of parts, with the frame it was made in. */
+interface WholeEntry extends Entry {
+  open: string;
+  close: string;
 }
 
 const OPEN = constantPiece('[');
@@ -188,7 +197,9 @@ export interface AnswerPart {
  *
  * `parts` are in the array's order. `compute` answers the text of the given parts' elements, separated by commas
  * and without brackets (a part with no element may be left out). `question` is what the whole answer is kept
- * under, beside the scope.
+ * under, beside the scope. `frame`: the text before the first element and after the last, the brackets unless
+ * given (the financial filter values are an object whose last member is the array of MIDs: its other members,
+ * kept on their own, are the frame); the whole answer is made again when its frame's text changes.
  */
 export async function keptArrayInParts<T>(
   database: Db,
@@ -198,6 +209,7 @@ export async function keptArrayInParts<T>(
   question: string,
   parts: readonly AnswerPart[],
   compute: (stale: AnswerPart[]) => Promise<Map<string, string>>,
+  frame: { open: string; close: string } = { open: '[', close: ']' },
 ): Promise<JsonText<T>> {
   const first = parts.reduce((a, p) => (p.first < a ? p.first : a), parts[0]?.first ?? '');
   const last = parts.reduce((a, p) => (p.last > a ? p.last : a), '');
@@ -249,11 +261,12 @@ export async function keptArrayInParts<T>(
   };
   const wholeKey = `${name}:${scope}:${question}`;
   const version = parts.map((p) => `${p.key}=${versionOf.get(p.key)}`).join(',');
-  const whole = use(wholeKey);
-  if (whole?.version === version) return new JsonText<T>(whole.text, whole.encoded);
+  const whole = use(wholeKey) as WholeEntry | undefined;
+  if (whole?.version === version && whole.open === frame.open && whole.close === frame.close)
+    return new JsonText<T>(whole.text, whole.encoded);
 
   const partsKey = `${name}#parts:${scope}`;
-  const held = (use(partsKey) as PartsEntry | undefined) ?? {
+  const held: PartsEntry = (use(partsKey) as PartsEntry | undefined) ?? {
     version: '',
     text: null,
     encoded: {},
@@ -266,7 +279,7 @@ export async function keptArrayInParts<T>(
   const stale: AnswerPart[] = [];
   for (const p of parts) {
     const part = held.parts.get(p.key);
-    if (part?.version === versionOf.get(p.key)) mine.set(p.key, part.piece);
+    if (part && part.version === versionOf.get(p.key)) mine.set(p.key, part.piece);
     else stale.push(p);
   }
   if (stale.length > 0) {
@@ -293,12 +306,27 @@ export async function keptArrayInParts<T>(
     if (held.size <= MAX_CACHED_SIZE / 2) kept.set(partsKey, held);
   }
   const filled = parts.map((p) => mine.get(p.key) as Piece).filter((x) => x.length > 0);
-  const pieces = [OPEN, ...filled.flatMap((x, i) => (i === 0 ? [x] : [COMMA, x])), CLOSE];
+  // The frame's pieces: the brackets, or kept with the parts while the same text frames them.
+  const framed = (text: string, which: 'open' | 'close', bracket: Piece): Piece => {
+    if (text === bracket.text) return bracket;
+    const kept = held.frame?.[which];
+    if (kept?.text === text) return kept;
+    const made = piece(text);
+    held.frame = { ...(held.frame ?? {}), [which]: made };
+    return made;
+  };
+  const pieces = [
+    framed(frame.open, 'open', OPEN),
+    ...filled.flatMap((x, i) => (i === 0 ? [x] : [COMMA, x])),
+    framed(frame.close, 'close', CLOSE),
+  ];
   // Kept compressed only: the gzip answer is the parts' pieces put together, and the whole text (9 MB at the xl
   // scale) is made only for a client that does not accept gzip (platform/http.ts, jsonBody).
   const gzip = gzipOf(pieces);
-  const entry: Entry = {
+  const entry: WholeEntry = {
     version,
+    open: frame.open,
+    close: frame.close,
     text: null,
     encoded: { gzip, compressedOnly: true },
     size: pieces.reduce((n, x) => n + x.length, 0),

@@ -172,35 +172,127 @@ export function series(totals: MonthTotals[]): MonthlyGraphRow[] {
 }
 
 /**
- * The values each filter group offers among the merchants the caller can see, and every such merchant's MID and
- * DBA, as the answer's JSON text, written by the database in one statement. Each group's values come from a few
- * thousand rows instead of every merchant: the profile, bank and MCC combinations read in the order of an index
- * of them, the open days in the order of theirs (the year and month of each day, not of each merchant), and the
- * MIDs in order from an index of (DBA, MID). The answer is kept until a merchant, partner or MCC changes
- * (platform/answerCache.ts, 'fin_options'; migration 2026_12_09_0020): eight statements over every merchant took
- * 380 ms at the large scale (docs/bench.md).
+ * The values each filter group offers among the merchants the caller can see (every member of the answer but
+ * `mid`), as the JSON text of an object, written by the database in one statement. It is kept until a merchant is
+ * inserted or deleted, or one of the columns it reads changes (routes.ts; migration 2026_12_13_0020).
+ *
+ * Staff see every merchant: each group's values are found by skipping through an index of them (the next value
+ * after the last one found, one index descent each: 54 MCCs, 20 profile and bank pairs at most, a probe per year
+ * and month between the first opening and the last, a probe per ISO) instead of reading every merchant (130 ms at
+ * the large scale). An ISO-bound user's values come from their own ISO's rows, which row-level security limits
+ * the statement to, through the index of an ISO's merchants with these columns.
  */
-export async function optionsJson(db: Db): Promise<string> {
-  const list = (key: string, value: string, from: string) =>
-    sql.raw(`(select coalesce(json_agg(json_build_object('${key}', v) order by v), '[]') from
-      (select distinct ${value} as v from ${from}) x)`);
-  const { rows } = await sql<{ answer: string }>`
-    with combos as materialized (select mcc, profile, sponsor_bank from merchants group by 1, 2, 3),
-    days as materialized (select opened_on as day from merchants group by 1)
-    select json_build_object(
-      'profile', ${list('Merchant_Profile', 'profile', 'combos')},
-      'bank', ${list('Bank', 'sponsor_bank', 'combos')},
-      'mcc', ${list('MCC', 'mcc', 'combos')},
+export async function optionsGroupsJson(db: Db, isoBound: boolean): Promise<string> {
+  // A group's values: `from` answers them as a column v.
+  const values = (key: string, from: string) =>
+    `(select coalesce(json_agg(json_build_object('${key}', v) order by v), '[]') from ${from} x)`;
+  const object = (profile: string, bank: string, mcc: string, months: string, years: string) =>
+    `json_build_object(
+      'profile', ${values('Merchant_Profile', profile)},
+      'bank', ${values('Bank', bank)},
+      'mcc', ${values('MCC', mcc)},
       'descript', (select coalesce(json_agg(json_build_object('Code', c.code, 'Description', c.description)
                      order by c.code), '[]')
-                   from mcc_codes c where c.code in (select mcc from combos)),
+                   from mcc_codes c where c.code in (select v from mccs)),
       'partner', (select coalesce(json_agg(json_build_object('Partner_Name', p.account_name)
                     order by p.account_name), '[]')
                   from partners p where exists (select 1 from merchants m where m.partner_id = p.id)),
-      'mid', (select coalesce(json_agg(x), '[]')
-              from (select mid as "MID", dba as "DBA" from merchants order by dba, mid) x),
-      'omonth', ${list('open_month', 'extract(month from day)::int', 'days')},
-      'oyear', ${list('open_year', 'extract(year from day)::int', 'days')}
-    )::text as answer`.execute(db);
+      'omonth', ${values('open_month', months)},
+      'oyear', ${values('open_year', years)}
+    )::text as answer`;
+  const statement = isoBound
+    ? `with combos as materialized (select mcc, profile, sponsor_bank from merchants group by 1, 2, 3),
+       mccs as (select distinct mcc as v from combos),
+       days as materialized (select opened_on as day from merchants group by 1)
+       select ${object(
+         '(select distinct profile as v from combos)',
+         '(select distinct sponsor_bank as v from combos)',
+         'mccs',
+         '(select distinct extract(month from day)::int as v from days)',
+         '(select distinct extract(year from day)::int as v from days)',
+       )}`
+    : `with recursive
+       mccs (v) as (
+         (select mcc from merchants order by mcc limit 1)
+         union all
+         select (select m.mcc from merchants m where m.mcc > c.v order by m.mcc limit 1) from mccs c
+         where c.v is not null
+       ),
+       pairs (profile, bank) as (
+         (select profile, sponsor_bank from merchants order by profile, sponsor_bank limit 1)
+         union all
+         select n.profile, n.sponsor_bank from pairs c cross join lateral (
+           select m.profile, m.sponsor_bank from merchants m
+           where (m.profile, m.sponsor_bank) > (c.profile, c.bank)
+           order by m.profile, m.sponsor_bank limit 1) n
+       ),
+       span as (select extract(year from min(opened_on))::int as first,
+                       extract(year from max(opened_on))::int as last from merchants),
+       years (v) as (
+         select y from span, generate_series(span.first, span.last) y
+         where exists (select 1 from merchants m
+                       where m.opened_on >= make_date(y, 1, 1) and m.opened_on < make_date(y + 1, 1, 1))
+       ),
+       months (v) as (
+         select mo from generate_series(1, 12) mo
+         where exists (select 1 from years y where exists (select 1 from merchants m
+           where m.opened_on >= make_date(y.v, mo, 1)
+             and m.opened_on < (make_date(y.v, mo, 1) + interval '1 month')::date))
+       )
+       select ${object(
+         '(select distinct profile as v from pairs)',
+         '(select distinct bank as v from pairs)',
+         '(select v from mccs where v is not null)',
+         'months',
+         'years',
+       )}`;
+  const { rows } = await sql<{ answer: string }>`${sql.raw(statement)}`.execute(db);
   return rows[0]?.answer ?? '{}';
+}
+
+/** The parts of the list of every MID and DBA (migration 2026_12_13_0020): each from its bound to the next one. */
+export async function midParts(db: Db): Promise<{ part: string; bound: string; next: string | null }[]> {
+  const { rows } = await sql<{ part: string; bound: string; next: string | null }>`
+    select part, bound, lead(bound) over (order by bound) as next from fin_mid_bounds order by bound`.execute(
+    db,
+  );
+  return rows;
+}
+
+/**
+ * The `mid` members of the given parts of the list (the caller's merchants with a DBA from the part's bound to the
+ * next one, by DBA and MID), each as the JSON text of its elements without brackets; a part without a merchant is
+ * left out. Each part is one range of the index of (DBA, MID).
+ */
+export async function midPartsJson(
+  db: Db,
+  parts: readonly { part: string; bound: string; next: string | null }[],
+): Promise<Map<string, string>> {
+  const inner = parts.filter((p) => p.next !== null);
+  const last = parts.find((p) => p.next === null);
+  const element = sql`string_agg(json_build_object('MID', m.mid, 'DBA', m.dba)::text, ',' order by m.dba, m.mid)`;
+  const { rows } = await sql<{ part: string; text: string | null }>`
+    select r.part, (select ${element} from merchants m where m.dba >= r.bound and m.dba < r.next) as text
+    from unnest(${inner.map((p) => p.part)}::text[], ${inner.map((p) => p.bound)}::text[],
+      ${inner.map((p) => p.next as string)}::text[]) r(part, bound, next)
+    ${
+      last
+        ? sql`union all select ${last.part}::text, (select ${element} from merchants m where m.dba >= ${last.bound}::text)`
+        : sql``
+    }`.execute(db);
+  return new Map(rows.flatMap((r) => (r.text === null ? [] : [[r.part, r.text] as const])));
+}
+
+/** Merchants per part of the list of every MID and DBA, as the bounds are drawn. */
+export const MID_PART_SIZE = 1000;
+
+/**
+ * Draws the bounds of the MID list's parts again when a part holds more than twice MID_PART_SIZE merchants or the
+ * parts are twice as many as needed (the seed, and hourly: jobs.ts); answers whether it did.
+ */
+export async function redrawMidParts(db: Db, size = MID_PART_SIZE): Promise<boolean> {
+  const { rows } = await sql<{ redrawn: boolean }>`select paydesk_fin_mid_parts(${size}) as redrawn`.execute(
+    db,
+  );
+  return rows[0]?.redrawn === true;
 }

@@ -1,8 +1,16 @@
 import { addMonths, financialEndpoints, monthStart } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { keptJson, scopeKey } from '../../platform/answerCache';
+import { cachedAnswer, keptArrayInParts, scopeKey } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
-import { averages, monthTotals, optionsJson, resolveFilters, series } from './queries';
+import {
+  averages,
+  midParts,
+  midPartsJson,
+  monthTotals,
+  optionsGroupsJson,
+  resolveFilters,
+  series,
+} from './queries';
 
 /** The financial dashboard (spec document 1 §2, §7 Financial). */
 export function financialRoutes(app: FastifyInstance, deps: Deps) {
@@ -10,9 +18,31 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: financialEndpoints.options,
     access: 'session',
     scope: 'iso',
-    // The same for every caller of one scope until a merchant, partner or MCC changes: kept per scope.
-    handler: ({ db, user }) =>
-      keptJson(deps.db, db, 'fin_options', scopeKey(user, 'options'), () => optionsJson(db)),
+    // Two kept answers per scope (migration 2026_12_13_0020): the filter groups, until a merchant is inserted or
+    // deleted or a column they read changes (or a partner's name, or an MCC), and the list of every MID and DBA in
+    // parts by DBA, each until one of its merchants' MID, DBA or ISO changes. The groups are the object's other
+    // members: the frame of the list, which is the object's last member.
+    handler: async ({ db, user }) => {
+      const groups = await cachedAnswer(deps.db, db, 'fin_options', scopeKey(user, 'options'), () =>
+        optionsGroupsJson(db, user.isoId !== null),
+      );
+      const bounds = await midParts(db);
+      const byKey = new Map(bounds.map((b) => [b.part, b]));
+      return keptArrayInParts(
+        deps.db,
+        db,
+        'fin_mids',
+        scopeKey(user, 'mids'),
+        'all',
+        bounds.map((b) => ({ key: b.part, first: b.part, last: b.part })),
+        (stale) =>
+          midPartsJson(
+            db,
+            stale.map((p) => byKey.get(p.key) as (typeof bounds)[number]),
+          ),
+        { open: `${groups.slice(0, groups.lastIndexOf('}'))}, "mid" : [`, close: ']}' },
+      );
+    },
   });
 
   route(app, deps, {

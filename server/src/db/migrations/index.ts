@@ -82,6 +82,7 @@ import * as pciHistoricParts from './2026_12_11_0020_pci_historic_parts';
 import * as finOptionsColumns from './2026_12_11_0030_fin_options_columns';
 import * as transitionTablesHashed from './2026_12_12_0010_transition_tables_hashed';
 import * as activationParts from './2026_12_13_0010_activation_parts';
+import * as finOptionsParts from './2026_12_13_0020_fin_options_parts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -168,4 +169,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0030_fin_options_columns': finOptionsColumns,
   '2026_12_12_0010_transition_tables_hashed': transitionTablesHashed,
   '2026_12_13_0010_activation_parts': activationParts,
+  '2026_12_13_0020_fin_options_parts': finOptionsParts,
 };

@@ -1,5 +1,6 @@
 import { addMonths, firstDailyDay, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
+import { redrawMidParts } from '../../areas/financial/queries';
 import type { Db } from '../connect';
 import { rebuildAll } from '../derived';
 import type { NewPartner } from '../schema';
@@ -375,6 +376,9 @@ export async function generateMerchantData(
     await generateBonus(trx, { today, log });
     await generatePci(trx, { seed, today, log });
     await generateLeads(trx, { scale: options.scale, today, seed, log });
+
+    // The financial filter's MID list divided into parts of the merchants as seeded (areas/financial/jobs.ts).
+    await redrawMidParts(trx);
 
     // The marker of a demo database (see live.ts).
     await trx
