@@ -1,7 +1,9 @@
 import { addMonths, finOptions, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { averages, redrawMidParts } from '../src/areas/financial/queries';
+import { midPartsJob } from '../src/areas/financial/jobs';
+import { averages, MID_PART_SIZE, redrawMidParts } from '../src/areas/financial/queries';
+import type { JobContext } from '../src/platform/jobs';
 import { Client, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -391,6 +393,44 @@ describe('financial dashboard', () => {
     await check('changed back');
     expect(await redrawMidParts(t.db)).toBe(true);
     await check('in parts as drawn for the data');
+  });
+
+  // The hourly job draws the MID list's bounds again only when a part has outgrown them (or there are far too many
+  // parts); the list answered is the same either way.
+  it('the MID list job draws the parts again only when they have outgrown their size', async () => {
+    const ctx = {
+      db: t.db,
+      id: 'test',
+      startedBy: null,
+      attempt: 1,
+      lastAttempt: true,
+      progress: () => {},
+      send: async () => 'none',
+    } as unknown as JobContext;
+    const before = (await admin.get('/api/finoptions')).json();
+    const parts = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from fin_mid_bounds`.execute(t.db)).rows[0]?.n;
+    const { rows: counted } = await sql<{ n: number }>`select count(*)::int as n from merchants`.execute(
+      t.db,
+    );
+    const merchants = counted[0]?.n ?? 0;
+    expect(merchants).toBeGreaterThan(100);
+    const drawn = Math.floor((merchants - 1) / MID_PART_SIZE) + 1;
+    expect(await midPartsJob.run(ctx, {})).toBe('Every part of the MID list is within its size');
+    expect(await parts()).toBe(drawn);
+    // A part that has outgrown twice its size (the merchants in parts of a quarter of them): drawn again.
+    const quarter = Math.ceil(merchants / 4);
+    expect(await redrawMidParts(t.db, quarter)).toBe(drawn === 1);
+    expect(await parts()).toBe(drawn === 1 ? 4 : drawn);
+    expect((await admin.get('/api/finoptions')).json()).toEqual(before);
+    // Parts of two merchants (fewer where a DBA repeats: a bound is a DBA): far too many for the job's size, which
+    // draws them again.
+    expect(await redrawMidParts(t.db, 2)).toBe(true);
+    expect(await parts()).toBeGreaterThan(merchants / 4);
+    expect((await admin.get('/api/finoptions')).json()).toEqual(before);
+    expect(await midPartsJob.run(ctx, {})).toBe('Divided the MID list into parts again');
+    expect(await parts()).toBe(drawn);
+    expect((await admin.get('/api/finoptions')).json()).toEqual(before);
   });
 
   it('an ISO-bound user sees their ISO’s figures', async () => {

@@ -20,6 +20,8 @@ import { changedIds, ISO_ROLE, partsTriggerFunction, raiseParts, run, statementT
  * job `financial.mid-parts`), drawn again only when a part has grown to twice that or the parts are twice as many
  * as needed; drawing them again raises the answer's own version. Any set of bounds is a valid division (the first is
  * always ''), so a writer that raises a part the bounds no longer hold only leaves a version row no part reads.
+ * Nothing else writes the bounds: a part keeps its name over a new range, so new bounds need the answer's version
+ * raised with them.
  */
 const MID_PARTS = 'fin_mids';
 /** The part of each DBA `dbas` selects (one text column): the last bound not after it. */
