@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   answerVersion,
+  changedBothWays,
   changedIds,
   partsTriggerFunction,
   raiseParts,
@@ -40,7 +41,6 @@ const READ = [
   'opened_on',
   'approved_on',
 ];
-const tuple = ['id', ...READ].join(', ');
 const days = (select: string) => raiseParts('activation', `select x.day::text from (${select}) x(day)`);
 const fn = (name: string, body: Parameters<typeof partsTriggerFunction>[2]) =>
   partsTriggerFunction(name, 'activation', body);
@@ -52,10 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ...answerVersion('activation', ['merchant_daily', 'merchant_monthly', 'activation_specs', 'groups']),
     fn('paydesk_merchants_activation_parts', {
       insert: days('select approved_on from new_rows'),
-      update:
-        days(`select approved_on from (select ${tuple} from new_rows except select ${tuple} from old_rows) n
-        union all
-        select approved_on from (select ${tuple} from old_rows except select ${tuple} from new_rows) o`),
+      update: days(changedBothWays(READ, 'approved_on')),
       delete: days('select approved_on from old_rows'),
     }),
     fn('paydesk_partners_activation_parts', {

@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
 import { finOptionsFunction } from './2026_12_11_0030_fin_options_columns';
-import { changedIds, ISO_ROLE, partsTriggerFunction, raiseParts, run, statementTriggers } from './helpers';
+import {
+  changedBothWays,
+  changedIds,
+  ISO_ROLE,
+  partsTriggerFunction,
+  raiseParts,
+  run,
+  statementTriggers,
+} from './helpers';
 
 /**
  * The financial dashboard's filter values (/api/finoptions) in two kept answers (platform/answerCache.ts):
@@ -31,7 +39,6 @@ const partsOf = (dbas: string) =>
     `select (select b.part from fin_mid_bounds b where b.bound <= x.dba order by b.bound desc limit 1)
      from (${dbas}) x(dba)`,
   );
-const LISTED = 'id, mid, dba, partner_id';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
@@ -77,10 +84,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ),
     partsTriggerFunction('paydesk_merchants_fin_mids', MID_PARTS, {
       insert: partsOf('select dba from new_rows'),
-      update:
-        partsOf(`select dba from (select ${LISTED} from new_rows except select ${LISTED} from old_rows) n
-        union all
-        select dba from (select ${LISTED} from old_rows except select ${LISTED} from new_rows) o`),
+      update: partsOf(changedBothWays(['mid', 'dba', 'partner_id'], 'dba')),
       delete: partsOf('select dba from old_rows'),
     }),
     ...statementTriggers('merchants', 'fin_mids', 'paydesk_merchants_fin_mids'),

@@ -138,6 +138,19 @@ export const changedIds = (columns: readonly string[]) => {
 };
 
 /**
+ * In a statement-level update trigger, `value` (an expression over the table's columns, among `columns`) of each
+ * row whose `columns` the statement changed, as it was and as it is: the new rows of the changed ones and the old
+ * rows of the changed ones, each found with an EXCEPT of the two transition tables (see changedIds). An answer kept
+ * in parts names the parts of both, so a row moved from one part to another raises both.
+ */
+export const changedBothWays = (columns: readonly string[], value: string) => {
+  const tuple = ['id', ...columns].join(', ');
+  return `select ${value} from (select ${tuple} from new_rows except select ${tuple} from old_rows) n
+    union all
+    select ${value} from (select ${tuple} from old_rows except select ${tuple} from new_rows) o`;
+};
+
+/**
  * For an answer kept in parts (platform/answerCache.ts, keptArrayInParts): the statement a trigger runs to raise the
  * versions of the part names `names` selects (one text column; nulls ignored), adding a name not seen before at 1.
  * Names are locked in their order, so two writers raising the same names never wait on each other in a circle.
