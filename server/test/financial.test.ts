@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { midPartsJob } from '../src/areas/financial/jobs';
 import { averages, MID_PART_SIZE, redrawMidParts } from '../src/areas/financial/queries';
 import type { JobContext } from '../src/platform/jobs';
+import { scopeTransaction } from '../src/platform/scope';
 import { Client, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
@@ -431,6 +432,19 @@ describe('financial dashboard', () => {
     expect(await midPartsJob.run(ctx, {})).toBe('Divided the MID list into parts again');
     expect(await parts()).toBe(drawn);
     expect((await admin.get('/api/finoptions')).json()).toEqual(before);
+    // An ISO-bound request's role may read the bounds, never draw or write them.
+    const asIso = (text: string) =>
+      t.db.transaction().execute(async (trx) => {
+        await scopeTransaction(trx, 1);
+        return (await sql.raw<{ n: number }>(text).execute(trx)).rows[0]?.n;
+      });
+    expect(await asIso('select count(*)::int as n from fin_mid_bounds')).toBe(drawn);
+    for (const text of [
+      'select paydesk_fin_mid_parts(2) as n',
+      "delete from fin_mid_bounds where bound <> ''",
+    ])
+      await expect(asIso(text), text).rejects.toThrow(/permission denied/);
+    expect(await parts()).toBe(drawn);
   });
 
   it('an ISO-bound user sees their ISO’s figures', async () => {

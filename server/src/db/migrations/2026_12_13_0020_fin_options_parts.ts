@@ -76,6 +76,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        update answer_versions set version = version + 1 where name = '${MID_PARTS}';
        return true;
      end $$`,
+    // Run by whoever may execute it, and PUBLIC may by default: only the owner (the seed, the job) draws bounds.
+    'revoke execute on function paydesk_fin_mid_parts(integer) from public',
     'select paydesk_fin_mid_parts(1000)',
     // The filter groups: no longer raised by a MID or a DBA.
     finOptionsFunction(
