@@ -18,6 +18,20 @@ import { run } from './helpers';
  * The trigger functions run as the tables' owner (`security definer`), so the head is the same whoever writes. The
  * bonus API test compares the kept answer with the rows worked out by the live join after every kind of change.
  */
+/** The merchant columns a bonus row's head shows (2026_12_13_0030 finds a statement's changes of them). */
+export const BONUS_HEAD_MERCHANT_COLUMNS = [
+  'dba',
+  'partner_id',
+  'group_id',
+  'rm',
+  'sales_rep',
+  'profile',
+  'opened_on',
+  'closed_on',
+  'ownership_type',
+  'equipment_model',
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   // A text column as JSON (escaped by to_json, as json_agg writes it); a day or an amount as a JSON string.
   const text = (e: string) => `coalesce(to_json(${e})::text, 'null')`;
@@ -48,19 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `',"explanation":' || ${text('new.explanation')}`,
     `',"match_count":'`,
   ].join('\n         || ');
-  // The merchant columns the head shows.
-  const shown = [
-    'dba',
-    'partner_id',
-    'group_id',
-    'rm',
-    'sales_rep',
-    'profile',
-    'opened_on',
-    'closed_on',
-    'ownership_type',
-    'equipment_model',
-  ];
+  const shown = BONUS_HEAD_MERCHANT_COLUMNS;
   const row = (r: string) => `(${shown.map((c) => `${r}.${c}`).join(', ')})`;
   await run(db, [
     'alter table bonus_rows add column answer_head text, add column merchant_opened_on date',

@@ -83,6 +83,7 @@ import * as finOptionsColumns from './2026_12_11_0030_fin_options_columns';
 import * as transitionTablesHashed from './2026_12_12_0010_transition_tables_hashed';
 import * as activationParts from './2026_12_13_0010_activation_parts';
 import * as finOptionsParts from './2026_12_13_0020_fin_options_parts';
+import * as bonusHeadsByStatement from './2026_12_13_0030_bonus_heads_by_statement';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -170,4 +171,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_12_0010_transition_tables_hashed': transitionTablesHashed,
   '2026_12_13_0010_activation_parts': activationParts,
   '2026_12_13_0020_fin_options_parts': finOptionsParts,
+  '2026_12_13_0030_bonus_heads_by_statement': bonusHeadsByStatement,
 };
