@@ -1194,7 +1194,7 @@ describe('kept figures', () => {
     expect(await headMismatches(t.db)).toEqual([]);
   });
 
-  it('a statement writing many merchants writes the heads of the changed ones’ bonus rows, and no other', async () => {
+  it('a statement writing many merchants or partners writes the heads of the changed ones’ bonus rows, and no other', async () => {
     class RollBack extends Error {}
     // The bonus rows this transaction has written (their row version's transaction is this one).
     const written = async (trx: typeof t.db) =>
@@ -1204,38 +1204,51 @@ describe('kept figures', () => {
             where xmin = pg_current_xact_id()::xid`.execute(trx)
         ).rows[0]?.n,
       );
-    const { rows: counts } = await sql<{ rows: number; merchants: number }>`
-      select count(*)::int as rows, count(distinct merchant_id)::int as merchants from bonus_rows`.execute(
-      t.db,
-    );
+    const { rows: counts } = await sql<{ rows: number; merchants: number; partners: number }>`
+      select count(*)::int as rows, count(distinct merchant_id)::int as merchants,
+        count(distinct partner_id)::int as partners from bonus_rows`.execute(t.db);
     const all = counts[0];
-    if (!all || all.merchants < 2) throw new Error('too few merchants with bonus rows');
-    await t.db
-      .transaction()
-      .execute(async (trx) => {
-        await sql`select pg_current_xact_id()`.execute(trx);
-        // A column no head shows, changed on every merchant: no bonus row is written.
-        const phone = await sql`update merchants set phone = coalesce(phone, '') || ' x1'`.execute(trx);
-        expect(Number(phone.numAffectedRows)).toBeGreaterThan(all.merchants);
-        expect(await written(trx)).toBe(0);
-        // A shown column set to the value it has: nothing changed, nothing written.
-        await sql`update merchants set dba = dba`.execute(trx);
-        expect(await written(trx)).toBe(0);
-        // A shown column changed on the merchants without bonus rows: theirs are none.
-        await sql`update merchants m set dba = m.dba || ' ·'
-          where not exists (select 1 from bonus_rows b where b.merchant_id = m.id)`.execute(trx);
-        expect(await written(trx)).toBe(0);
-        // Every merchant's equipment in one statement: every bonus row's head is written again, as the live join.
-        await sql`update merchants set equipment_model = coalesce(equipment_model, 'none') || ${' "bulk"'}`.execute(
-          trx,
-        );
-        expect(await written(trx)).toBe(all.rows);
-        expect(await headMismatches(trx)).toEqual([]);
-        throw new RollBack();
-      })
-      .catch((e) => {
-        if (!(e instanceof RollBack)) throw e;
-      });
+    if (!all || all.merchants < 2 || all.partners < 2) throw new Error('too few merchants with bonus rows');
+    const rolledBack = (steps: (trx: typeof t.db) => Promise<void>) =>
+      t.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`select pg_current_xact_id()`.execute(trx);
+          await steps(trx);
+          throw new RollBack();
+        })
+        .catch((e) => {
+          if (!(e instanceof RollBack)) throw e;
+        });
+    await rolledBack(async (trx) => {
+      // A column no head shows, changed on every merchant: no bonus row is written.
+      const phone = await sql`update merchants set phone = coalesce(phone, '') || ' x1'`.execute(trx);
+      expect(Number(phone.numAffectedRows)).toBeGreaterThan(all.merchants);
+      expect(await written(trx)).toBe(0);
+      // A shown column set to the value it has: nothing changed, nothing written.
+      await sql`update merchants set dba = dba`.execute(trx);
+      expect(await written(trx)).toBe(0);
+      // A shown column changed on the merchants without bonus rows: theirs are none.
+      await sql`update merchants m set dba = m.dba || ' ·'
+        where not exists (select 1 from bonus_rows b where b.merchant_id = m.id)`.execute(trx);
+      expect(await written(trx)).toBe(0);
+      // Every merchant's equipment in one statement: every bonus row's head is written again, as the live join.
+      await sql`update merchants set equipment_model = coalesce(equipment_model, 'none') || ${' "bulk"'}`.execute(
+        trx,
+      );
+      expect(await written(trx)).toBe(all.rows);
+      expect(await headMismatches(trx)).toEqual([]);
+    });
+    await rolledBack(async (trx) => {
+      // Partners: a column no head shows, then every partner's name set to itself: nothing written.
+      await sql`update partners set phone = coalesce(phone, '') || ' x1'`.execute(trx);
+      await sql`update partners set account_name = account_name`.execute(trx);
+      expect(await written(trx)).toBe(0);
+      // Every partner renamed in one statement (an import may): every bonus row's head written again.
+      await sql`update partners set account_name = account_name || ${' "renamed"'}`.execute(trx);
+      expect(await written(trx)).toBe(all.rows);
+      expect(await headMismatches(trx)).toEqual([]);
+    });
     expect(await headMismatches(t.db)).toEqual([]);
   });
 

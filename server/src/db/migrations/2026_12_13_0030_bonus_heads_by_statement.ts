@@ -10,7 +10,8 @@ import { changedIds, run } from './helpers';
  * 2026-11-29). It is now one statement-level trigger: the merchants whose shown columns the statement changed are
  * found with one EXCEPT of the transition tables (helpers.ts, changedIds), and their bonus rows' heads are written
  * again in one `update`, only when there are such rows (an update of none would still run the bonus rows' statement
- * triggers).
+ * triggers). A partner's rename (an import may rename many partners in one statement) is kept the same way: one
+ * statement-level trigger on `partners` writes the heads of the renamed partners' merchants' bonus rows at once.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
@@ -31,5 +32,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `create trigger merchants_bonus_heads after update on merchants
        referencing old table as old_rows new table as new_rows
        for each statement execute function paydesk_merchants_bonus_heads()`,
+    'drop trigger partners_bonus_head on partners',
+    'drop function paydesk_partner_bonus_answer()',
+    `create function paydesk_partners_bonus_heads() returns trigger language plpgsql security definer
+     set search_path = public as $$
+     declare
+       changed integer[];
+     begin
+       select array_agg(m.id) into changed from merchants m
+       where m.partner_id in (${changedIds(['account_name'])})
+         and exists (select 1 from bonus_rows b where b.merchant_id = m.id);
+       if changed is not null then
+         update bonus_rows set answer_head = null where merchant_id = any (changed);
+       end if;
+       return null;
+     end $$`,
+    `create trigger partners_bonus_heads after update on partners
+       referencing old table as old_rows new table as new_rows
+       for each statement execute function paydesk_partners_bonus_heads()`,
   ]);
 }
