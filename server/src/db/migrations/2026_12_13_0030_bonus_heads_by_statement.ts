@@ -13,42 +13,39 @@ import { changedIds, run } from './helpers';
  * triggers). A partner's rename (an import may rename many partners in one statement) is kept the same way: one
  * statement-level trigger on `partners` writes the heads of the renamed partners' merchants' bonus rows at once.
  */
+/**
+ * The statement-level update trigger on `table` (and its function) that writes again the heads of the bonus rows of
+ * the merchants `merchants` selects (a query over the transition tables), in one `update` and only when they have
+ * bonus rows.
+ */
+const headsTrigger = (table: string, merchants: string) => [
+  `create function paydesk_${table}_bonus_heads() returns trigger language plpgsql security definer
+   set search_path = public as $$
+   declare
+     changed integer[];
+   begin
+     select array_agg(c.id) into changed from (${merchants}) c
+     where exists (select 1 from bonus_rows b where b.merchant_id = c.id);
+     if changed is not null then
+       update bonus_rows set answer_head = null where merchant_id = any (changed);
+     end if;
+     return null;
+   end $$`,
+  `create trigger ${table}_bonus_heads after update on ${table}
+     referencing old table as old_rows new table as new_rows
+     for each statement execute function paydesk_${table}_bonus_heads()`,
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
     'drop trigger merchants_bonus_head on merchants',
     'drop function paydesk_merchant_bonus_answer()',
-    `create function paydesk_merchants_bonus_heads() returns trigger language plpgsql security definer
-     set search_path = public as $$
-     declare
-       changed integer[];
-     begin
-       select array_agg(c.id) into changed from (${changedIds(BONUS_HEAD_MERCHANT_COLUMNS)}) c
-       where exists (select 1 from bonus_rows b where b.merchant_id = c.id);
-       if changed is not null then
-         update bonus_rows set answer_head = null where merchant_id = any (changed);
-       end if;
-       return null;
-     end $$`,
-    `create trigger merchants_bonus_heads after update on merchants
-       referencing old table as old_rows new table as new_rows
-       for each statement execute function paydesk_merchants_bonus_heads()`,
+    ...headsTrigger('merchants', changedIds(BONUS_HEAD_MERCHANT_COLUMNS)),
     'drop trigger partners_bonus_head on partners',
     'drop function paydesk_partner_bonus_answer()',
-    `create function paydesk_partners_bonus_heads() returns trigger language plpgsql security definer
-     set search_path = public as $$
-     declare
-       changed integer[];
-     begin
-       select array_agg(m.id) into changed from merchants m
-       where m.partner_id in (${changedIds(['account_name'])})
-         and exists (select 1 from bonus_rows b where b.merchant_id = m.id);
-       if changed is not null then
-         update bonus_rows set answer_head = null where merchant_id = any (changed);
-       end if;
-       return null;
-     end $$`,
-    `create trigger partners_bonus_heads after update on partners
-       referencing old table as old_rows new table as new_rows
-       for each statement execute function paydesk_partners_bonus_heads()`,
+    ...headsTrigger(
+      'partners',
+      `select m.id from merchants m where m.partner_id in (${changedIds(['account_name'])})`,
+    ),
   ]);
 }
