@@ -1,23 +1,6 @@
 import type { Kysely } from 'kysely';
 import { run } from './helpers';
 
-/**
- * GetBonus's answer (areas/bonus/queries.ts, bonusRowsJson) is a thousand rows of 27 columns at the large scale.
- * Joining each row to its merchant and ISO and writing every column as JSON, first asked after a change, took
- * 17–19 of its 20 ms: PostgreSQL looks up each column's type and output function for every row it writes as JSON.
- * Each bonus row now keeps the JSON of its answer's first 23 columns (`answer_head`, from `{"id":` up to
- * `"match_count":`) and its merchant's opening day (`merchant_opened_on`); the query adds the match count (staff's
- * or the ISO's), the volume, the last deposit and the activation day, which change without the row being written.
- *
- * Kept by row triggers:
- * - a bonus row inserted, or one of the columns the head is written from set, gets its head as it is written;
- * - a merchant whose shown columns change (its DBA, group, ISO, RM, sales rep, profile, opening or closing day,
- *   ownership or equipment) has its bonus rows' heads written again, and so has every merchant of an ISO whose name
- *   changes (the `answer_head = null` of those updates makes the bonus row trigger write it).
- *
- * The trigger functions run as the tables' owner (`security definer`), so the head is the same whoever writes. The
- * bonus API test compares the kept answer with the rows worked out by the live join after every kind of change.
- */
 /** The merchant columns a bonus row's head shows (2026_12_13_0030 finds a statement's changes of them). */
 export const BONUS_HEAD_MERCHANT_COLUMNS = [
   'dba',
@@ -32,6 +15,24 @@ export const BONUS_HEAD_MERCHANT_COLUMNS = [
   'equipment_model',
 ];
 
+/**
+ * GetBonus's answer (areas/bonus/queries.ts, bonusRowsJson) is a thousand rows of 27 columns at the large scale.
+ * Joining each row to its merchant and ISO and writing every column as JSON, first asked after a change, took
+ * 17–19 of its 20 ms: PostgreSQL looks up each column's type and output function for every row it writes as JSON.
+ * Each bonus row now keeps the JSON of its answer's first 23 columns (`answer_head`, from `{"id":` up to
+ * `"match_count":`) and its merchant's opening day (`merchant_opened_on`); the query adds the match count (staff's
+ * or the ISO's), the volume, the last deposit and the activation day, which change without the row being written.
+ *
+ * Kept by row triggers:
+ * - a bonus row inserted, or one of the columns the head is written from set, gets its head as it is written;
+ * - a merchant whose shown columns change (its DBA, group, ISO, RM, sales rep, profile, opening or closing day,
+ *   ownership or equipment) has its bonus rows' heads written again, and so has every merchant of an ISO whose name
+ *   changes (the `answer_head = null` of those updates makes the bonus row trigger write it); 2026_12_13_0030 makes
+ *   those two statement triggers.
+ *
+ * The trigger functions run as the tables' owner (`security definer`), so the head is the same whoever writes. The
+ * bonus API test compares the kept answer with the rows worked out by the live join after every kind of change.
+ */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // A text column as JSON (escaped by to_json, as json_agg writes it); a day or an amount as a JSON string.
   const text = (e: string) => `coalesce(to_json(${e})::text, 'null')`;

@@ -3,17 +3,6 @@ import { BONUS_HEAD_MERCHANT_COLUMNS } from './2026_12_06_0010_bonus_row_answer'
 import { changedIds, run } from './helpers';
 
 /**
- * A merchant's bonus rows keep the JSON of the merchant's shown columns (`answer_head`, 2026_12_06_0010). A row-level
- * trigger wrote them again merchant by merchant: one `update bonus_rows` per changed merchant with bonus rows, each
- * running the bonus rows' statement triggers (their figures, the bonus answers' version) again. A statement writing
- * the equipment model of every merchant took 37 s at the large scale against 6 s without it (docs/bench.md,
- * 2026-11-29). It is now one statement-level trigger: the merchants whose shown columns the statement changed are
- * found with one EXCEPT of the transition tables (helpers.ts, changedIds), and their bonus rows' heads are written
- * again in one `update`, only when there are such rows (an update of none would still run the bonus rows' statement
- * triggers). A partner's rename (an import may rename many partners in one statement) is kept the same way: one
- * statement-level trigger on `partners` writes the heads of the renamed partners' merchants' bonus rows at once.
- */
-/**
  * The statement-level update trigger on `table` (and its function) that writes again the heads of the bonus rows of
  * the merchants `merchants` selects (a query over the transition tables), in one `update` and only when they have
  * bonus rows.
@@ -36,6 +25,17 @@ const headsTrigger = (table: string, merchants: string) => [
      for each statement execute function paydesk_${table}_bonus_heads()`,
 ];
 
+/**
+ * A merchant's bonus rows keep the JSON of the merchant's shown columns (`answer_head`, 2026_12_06_0010). A row-level
+ * trigger wrote them again merchant by merchant: one `update bonus_rows` per changed merchant with bonus rows, each
+ * running the bonus rows' statement triggers (their figures, the bonus answers' version) again. A statement writing
+ * the equipment model of every merchant took 37 s at the large scale against 6 s without it (docs/bench.md,
+ * 2026-11-29). It is now one statement-level trigger: the merchants whose shown columns the statement changed are
+ * found with one EXCEPT of the transition tables (helpers.ts, changedIds), and their bonus rows' heads are written
+ * again in one `update`, only when there are such rows (an update of none would still run the bonus rows' statement
+ * triggers). A partner's rename (an import may rename many partners in one statement) is kept the same way: one
+ * statement-level trigger on `partners` writes the heads of the renamed partners' merchants' bonus rows at once.
+ */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
     'drop trigger merchants_bonus_head on merchants',
