@@ -124,6 +124,12 @@ export const definerFunction = (name: string, args: string, returns: string, bod
      ${body}
      $$`;
 
+/** The (id, columns) tuples of `rows` that are not in `others` (two transition tables): one EXCEPT. */
+const rowsNotIn = (columns: readonly string[], rows: string, others: string) => {
+  const tuple = ['id', ...columns].join(', ');
+  return `select ${tuple} from ${rows} except select ${tuple} from ${others}`;
+};
+
 /**
  * In a statement-level update trigger, the ids of the rows whose `columns` the statement changed (or whose id it
  * changed), from the transition tables: one EXCEPT of (id, columns) tuples, which PostgreSQL works out by hashing or
@@ -132,10 +138,8 @@ export const definerFunction = (name: string, args: string, returns: string, bod
  * plain subplan once the ids outgrow work_mem: both read one table once per row of the other, so updating all
  * 86,000 merchants took minutes (docs/bench.md, 2026-11-29).
  */
-export const changedIds = (columns: readonly string[]) => {
-  const tuple = ['id', ...columns].join(', ');
-  return `select id from (select ${tuple} from new_rows except select ${tuple} from old_rows) changed`;
-};
+export const changedIds = (columns: readonly string[]) =>
+  `select id from (${rowsNotIn(columns, 'new_rows', 'old_rows')}) changed`;
 
 /**
  * In a statement-level update trigger, `value` (an expression over the table's columns, among `columns`) of each
@@ -143,12 +147,10 @@ export const changedIds = (columns: readonly string[]) => {
  * rows of the changed ones, each found with an EXCEPT of the two transition tables (see changedIds). An answer kept
  * in parts names the parts of both, so a row moved from one part to another raises both.
  */
-export const changedBothWays = (columns: readonly string[], value: string) => {
-  const tuple = ['id', ...columns].join(', ');
-  return `select ${value} from (select ${tuple} from new_rows except select ${tuple} from old_rows) n
+export const changedBothWays = (columns: readonly string[], value: string) =>
+  `select ${value} from (${rowsNotIn(columns, 'new_rows', 'old_rows')}) n
     union all
-    select ${value} from (select ${tuple} from old_rows except select ${tuple} from new_rows) o`;
-};
+    select ${value} from (${rowsNotIn(columns, 'old_rows', 'new_rows')}) o`;
 
 /**
  * For an answer kept in parts (platform/answerCache.ts, keptArrayInParts): the statement a trigger runs to raise the
