@@ -447,67 +447,116 @@ describe('the run job', () => {
 });
 
 describe('clawbacks', () => {
-  it("sums each merchant's clawback figures as the domain sums its days (daily rows, else the month spread)", async () => {
-    // The oracle: each merchant's days as bonus_daily_volume lists them (a day's row, else its month's volume
-    // spread over the month), summed by the domain's clawbackVolumes, against the closed-form sums in SQL.
+  /**
+   * The oracle of clawbackVolumeSums: each merchant's days as bonus_daily_volume lists them (a day's row, else its
+   * month's volume spread over the month), summed by the domain's clawbackVolumes, against the sums in SQL. Every
+   * other merchant's rule has volume days, so both kinds of range are summed. Returns how many were compared.
+   */
+  async function expectSumsAsDomain(
+    db: typeof t.db,
+    runDate: string,
+    merchants: { id: number; opened_on: string }[],
+  ) {
+    const rules = merchants.map((_, i) => ({ volumeDays: i % 2 === 0 ? 90 : 0 }));
+    const ranges = merchants.map((m, i) => {
+      const days = rules[i]?.volumeDays ?? 0;
+      return {
+        id: m.id,
+        opened: m.opened_on,
+        within: days > 0 ? addDays(m.opened_on, days - 1) : m.opened_on,
+        hasWithin: days > 0,
+      };
+    });
+    const got = await clawbackVolumeSums(db, ranges, runDate);
+    const minOpened = merchants.reduce((min, m) => (m.opened_on < min ? m.opened_on : min), runDate);
+    const { rows: days } = await sql<{ merchant_id: number; day: string; volume: string }>`
+      select merchant_id, day::text as day, volume::text as volume
+      from bonus_daily_volume(${merchants.map((m) => m.id)}::int[], ${minOpened}::date, ${runDate}::date)`.execute(
+      db,
+    );
+    merchants.forEach((m, i) => {
+      const volumes = days
+        .filter((d) => d.merchant_id === m.id)
+        .map((d) => ({ day: d.day, volume: parseMoney(d.volume) }))
+        .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+      const expected = clawbackVolumes(
+        { openedOn: m.opened_on, volumes },
+        { volumeDays: rules[i]?.volumeDays ?? 0 },
+        runDate,
+      );
+      const none = {
+        totalVolume: money(0),
+        volumeWithinDays: money(0),
+        lastMonthVolume: money(0),
+        lastDepositDate: null,
+      };
+      expect({ runDate, id: m.id, ...(got.get(m.id) ?? none) }).toEqual({ runDate, id: m.id, ...expected });
+    });
+    return merchants.length;
+  }
+
+  const today = async () => {
     const state = await t.db.selectFrom('demo_state').select('caught_up_to').executeTakeFirstOrThrow();
-    const today = new Date(state.caught_up_to).toISOString().slice(0, 10);
+    return new Date(state.caught_up_to).toISOString().slice(0, 10);
+  };
+
+  it("sums each merchant's clawback figures as the domain sums its days (daily rows, else the month spread)", async () => {
+    const now = await today();
     let compared = 0;
     let spreadAndDaily = 0;
     // Today (daily rows and spread months), about 8 months back (both) and two years back (spread months only).
-    for (const runDate of [today, addDays(today, -240), addDays(today, -730)]) {
+    for (const runDate of [now, addDays(now, -240), addDays(now, -730)]) {
       const { rows: merchants } = await sql<{ id: number; opened_on: string }>`
         select id, opened_on::text as opened_on from merchants
         where opened_on <= ${runDate}::date and opened_on > ${runDate}::date - 500 order by id limit 400`.execute(
         t.db,
       );
       expect(merchants.length).toBeGreaterThan(20);
-      // Every other merchant's rule has volume days, so both kinds of range are summed.
-      const rules = merchants.map((_, i) => ({ volumeDays: i % 2 === 0 ? 90 : 0 }));
-      const ranges = merchants.map((m, i) => {
-        const days = rules[i]?.volumeDays ?? 0;
-        return {
-          id: m.id,
-          opened: m.opened_on,
-          within: days > 0 ? addDays(m.opened_on, days - 1) : m.opened_on,
-          hasWithin: days > 0,
-        };
-      });
-      const got = await clawbackVolumeSums(t.db, ranges, runDate);
-      const minOpened = merchants.reduce((min, m) => (m.opened_on < min ? m.opened_on : min), runDate);
-      const { rows: days } = await sql<{ merchant_id: number; day: string; volume: string }>`
-        select merchant_id, day::text as day, volume::text as volume
-        from bonus_daily_volume(${merchants.map((m) => m.id)}::int[], ${minOpened}::date, ${runDate}::date)`.execute(
-        t.db,
-      );
       const { rows: mixed } = await sql<{ n: number }>`
         select count(distinct merchant_id)::int as n from merchant_daily
         where merchant_id = any(${merchants.map((m) => m.id)}::int[]) and day <= ${runDate}::date`.execute(
         t.db,
       );
-      if (runDate === today) spreadAndDaily = mixed[0]?.n ?? 0;
-      merchants.forEach((m, i) => {
-        const volumes = days
-          .filter((d) => d.merchant_id === m.id)
-          .map((d) => ({ day: d.day, volume: parseMoney(d.volume) }))
-          .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-        const expected = clawbackVolumes(
-          { openedOn: m.opened_on, volumes },
-          { volumeDays: rules[i]?.volumeDays ?? 0 },
-          runDate,
-        );
-        const none = {
-          totalVolume: money(0),
-          volumeWithinDays: money(0),
-          lastMonthVolume: money(0),
-          lastDepositDate: null,
-        };
-        expect({ runDate, id: m.id, ...(got.get(m.id) ?? none) }).toEqual({ runDate, id: m.id, ...expected });
-        compared++;
-      });
+      if (runDate === now) spreadAndDaily = mixed[0]?.n ?? 0;
+      compared += await expectSumsAsDomain(t.db, runDate, merchants);
     }
     expect(compared).toBeGreaterThan(100);
     expect(spreadAndDaily).toBeGreaterThan(0);
+  });
+
+  it('sums the edges as the domain does: volume on the opening day, a refund day after the last deposit', async () => {
+    const now = await today();
+    class RollBack extends Error {}
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        const { rows: merchants } = await sql<{ id: number; opened_on: string }>`
+          select m.id, m.opened_on::text as opened_on from merchants m
+          where m.opened_on > ${now}::date - 200 and m.opened_on <= ${now}::date - 40
+            and exists (select 1 from merchant_daily d where d.merchant_id = m.id and d.volume > 0)
+          order by m.id limit 40`.execute(trx);
+        expect(merchants.length).toBe(40);
+        const ids = merchants.map((m) => m.id);
+        // The first twenty take volume on their opening day (a rule without volume days still counts none of
+        // it within days); the last twenty's last day with a row becomes a refund (negative), so the last
+        // deposit is an earlier day.
+        const opening =
+          await sql`insert into merchant_daily (merchant_id, partner_id, day, volume, transactions,
+            chargeback_volume, chargebacks, refund_volume, refunds)
+          select id, partner_id, opened_on, 55.55, 1, 0, 0, 0, 0 from merchants where id = any(${ids.slice(0, 20)}::int[])
+          on conflict (merchant_id, day) do update set volume = 55.55`.execute(trx);
+        expect(Number(opening.numAffectedRows)).toBe(20);
+        const refund = await sql`update merchant_daily d set volume = -20 from (
+            select merchant_id, max(day) as day from merchant_daily
+            where merchant_id = any(${ids.slice(20)}::int[]) and day <= ${now}::date group by merchant_id) l
+          where d.merchant_id = l.merchant_id and d.day = l.day`.execute(trx);
+        expect(Number(refund.numAffectedRows)).toBe(20);
+        expect(await expectSumsAsDomain(trx, now, merchants)).toBe(40);
+        throw new RollBack();
+      })
+      .catch((e) => {
+        if (!(e instanceof RollBack)) throw e;
+      });
   });
 
   it('flags CBY when the merchant closed by the run date, CBN otherwise; do-not-clawback only on CBN', async () => {
