@@ -567,6 +567,8 @@ describe('clawbacks', () => {
       await (await as(ADMIN)).post(bonusPaths.getClawback, { date: runDate })
     ).json() as ClawbackRow[];
     expect(got.length).toBeGreaterThan(0);
+    // Asked again unchanged, the kept answer is the same.
+    expect((await (await as(ADMIN)).post(bonusPaths.getClawback, { date: runDate })).json()).toEqual(got);
     const { rows: raw } = await sql<{
       mid: string;
       closed_on: string | null;
@@ -603,6 +605,10 @@ describe('clawbacks', () => {
           })
         ).json(),
       ).toMatchObject({ success: true });
+      // The answer is kept (migration 2026_12_13_0040): the mark alone, a write to the clawback rows, reaches it.
+      const marked = (await editor.post(bonusPaths.getClawback, { date: runDate })).json() as ClawbackRow[];
+      expect(marked.find((r) => r.mid === cbn.mid)?.do_not_clawback).toBe(true);
+      expect(marked.filter((r) => r.mid !== cbn.mid)).toEqual(got.filter((r) => r.mid !== cbn.mid));
       const w = { kind: 'CB' as const, start: runDate, end: runDate, runDate };
       await runWindow(t.db, w, null);
       const again = (await editor.post(bonusPaths.getClawback, { date: runDate })).json() as ClawbackRow[];
