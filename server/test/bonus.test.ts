@@ -16,7 +16,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bonusRunJob } from '../src/areas/bonus/jobs';
-import { bonusRows, bonusRowsJson } from '../src/areas/bonus/queries';
+import { bonusRows, bonusRowsJson, clawbackRows } from '../src/areas/bonus/queries';
 import { clawbackVolumeSums, runWindow } from '../src/areas/bonus/run';
 import { scopeTransaction } from '../src/platform/scope';
 import { Client, startTestJobs, type TestApp, testApp } from './helpers';
@@ -588,7 +588,16 @@ describe('clawbacks', () => {
       await (await as(ADMIN)).post(bonusPaths.getClawback, { date: runDate })
     ).json() as ClawbackRow[];
     expect(got.length).toBeGreaterThan(0);
-    // Asked again unchanged, the kept answer is the same.
+    // Written by PostgreSQL as JSON (clawbackRowsJson): the rows the typed query gives, in its order, fitting the
+    // output schema exactly (no key more or less). Asked again unchanged, the kept answer is the same.
+    expect(got).toEqual(await clawbackRows(t.db, runDate));
+    const parsed = bonusEndpoints.getClawback.output.safeParse(got);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual(got);
+    for (const r of got)
+      expect(Object.keys(r).sort()).toEqual(
+        Object.keys(bonusEndpoints.getClawback.output.element.shape).sort(),
+      );
     expect((await (await as(ADMIN)).post(bonusPaths.getClawback, { date: runDate })).json()).toEqual(got);
     const { rows: raw } = await sql<{
       mid: string;

@@ -52,13 +52,14 @@ function volumeFigures(opened: RawBuilder<unknown>) {
  * answer carries it (the moment as ISO 8601 text in UTC, as a Date would be sent), so PostgreSQL can write the
  * answer's JSON itself (bonusRowsJson).
  */
-const bonusColumns = sql`b.id, b.mid, m.dba as dba_name, p.account_name as iso_name, m.group_id, m.rm, m.sales_rep,
-  m.profile as merchant_profile, m.opened_on::text as open_date, m.closed_on::text as close_date,
+/** A bonus row's columns but its explanation and match count (a clawback row has an explanation of its own). */
+const bonusColumnsShared = sql`b.id, b.mid, m.dba as dba_name, p.account_name as iso_name, m.group_id, m.rm,
+  m.sales_rep, m.profile as merchant_profile, m.opened_on::text as open_date, m.closed_on::text as close_date,
   b.bonus_date::text as bonus_date, b.bonus_type, b.bonus_amount::text as bonus_amount, b.do_not_pay, b.note,
   to_char(b.worked_datetime at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as worked_datetime, b.worked_by,
   m.ownership_type, m.equipment_model, b.period, b.window_start::text as window_start,
-  b.window_end::text as window_end, b.explanation,
-  ${matchCount()} as match_count`;
+  b.window_end::text as window_end`;
+const bonusColumns = sql`${bonusColumnsShared}, b.explanation, ${matchCount()} as match_count`;
 
 /**
  * The rows of one window. Volume figures of a bonus row are its merchant's up to the bonus date, read as the runs
@@ -149,10 +150,9 @@ export async function extraBonusRows(db: Db, window: BonusWindow): Promise<Extra
   }));
 }
 
-/** The clawbacks of one run date, with the bonus each claws back. */
-export async function clawbackRows(db: Db, runDate: string): Promise<ClawbackRow[]> {
-  const { rows } = await sql<ClawbackRow>`
-    select ${bonusColumns}, c.total_volume::text as volume, c.last_deposit_date::text as last_deposit_date,
+/** The clawbacks of one run date, with the bonus each claws back, in MID order. */
+const clawbackSelect = (runDate: string) => sql`
+    select ${bonusColumnsShared}, ${matchCount()} as match_count, c.total_volume::text as volume, c.last_deposit_date::text as last_deposit_date,
       c.volume_threshold_date::text as volume_threshold_date, c.run_date::text as clawback_date,
       c.reason_text as clawback_reason, c.flag as clawback_flag, c.do_not_clawback,
       case when b.do_not_pay then 'No' else 'Yes' end as paid, c.amount::text as clawback_amount,
@@ -160,8 +160,23 @@ export async function clawbackRows(db: Db, runDate: string): Promise<ClawbackRow
     from clawback_rows c join bonus_rows b on b.id = c.bonus_id join merchants m on m.id = c.merchant_id
       join partners p on p.id = m.partner_id
     where c.run_date = ${runDate}::date
-    order by b.mid`.execute(db);
+    order by b.mid`;
+
+export async function clawbackRows(db: Db, runDate: string): Promise<ClawbackRow[]> {
+  const { rows } = await sql<ClawbackRow>`${clawbackSelect(runDate)}`.execute(db);
   return rows;
+}
+
+/**
+ * clawbackRows as the JSON text of the answer, written by PostgreSQL (platform/http.ts, JsonText): each row as
+ * row_to_json writes it (the columns are text, integers and booleans, as the driver gives them), in the sorted
+ * subquery's order (not merged into the outer query, so the aggregate takes its rows in order, as bonusRowsJson).
+ * The bonus API test compares the whole answer, in order, with clawbackRows.
+ */
+export async function clawbackRowsJson(db: Db, runDate: string): Promise<string> {
+  const { rows } = await sql<{ j: string }>`
+    select coalesce(json_agg(r)::text, '[]') as j from (${clawbackSelect(runDate)}) r`.execute(db);
+  return rows[0]?.j ?? '[]';
 }
 
 /** Earlier bonused merchants at the same address as each given MID's bonus. */
