@@ -50,6 +50,21 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * An answer written by PostgreSQL as JSON fits its output schema exactly: it parses, parsing changes nothing, and
+ * each row has the schema's keys, no more and no fewer.
+ */
+function expectFitsExactly(
+  answer: unknown[],
+  schema: { safeParse: (v: unknown) => { success: boolean; data?: unknown }; element: { shape: object } },
+) {
+  const parsed = schema.safeParse(answer);
+  expect(parsed.success).toBe(true);
+  expect(parsed.data).toEqual(answer);
+  for (const r of answer)
+    expect(Object.keys(r as object).sort()).toEqual(Object.keys(schema.element.shape).sort());
+}
+
 /** A monthly window that has rows in the seeded data (the most recent one with at least 3). */
 async function busyMonthlyWindow() {
   const { rows } = await sql<{
@@ -128,13 +143,7 @@ describe('GetBonus', () => {
       expect(res.statusCode).toBe(200);
       const answer = res.json() as Record<string, unknown>[];
       expect(answer.length).toBeGreaterThan(2);
-      const parsed = bonusEndpoints.getBonus.output.safeParse(answer);
-      expect(parsed.success).toBe(true);
-      expect(parsed.data).toEqual(answer);
-      for (const r of answer)
-        expect(Object.keys(r).sort()).toEqual(
-          Object.keys(bonusEndpoints.getBonus.output.element.shape).sort(),
-        );
+      expectFitsExactly(answer, bonusEndpoints.getBonus.output);
       const worked = answer.find((r) => r.id === row.id);
       expect(worked?.worked_datetime).toBe(new Date('2026-03-04T05:06:07.891Z').toISOString());
       expect(
@@ -591,13 +600,7 @@ describe('clawbacks', () => {
     // Written by PostgreSQL as JSON (clawbackRowsJson): the rows the typed query gives, in its order, fitting the
     // output schema exactly (no key more or less). Asked again unchanged, the kept answer is the same.
     expect(got).toEqual(await clawbackRows(t.db, runDate));
-    const parsed = bonusEndpoints.getClawback.output.safeParse(got);
-    expect(parsed.success).toBe(true);
-    expect(parsed.data).toEqual(got);
-    for (const r of got)
-      expect(Object.keys(r).sort()).toEqual(
-        Object.keys(bonusEndpoints.getClawback.output.element.shape).sort(),
-      );
+    expectFitsExactly(got, bonusEndpoints.getClawback.output);
     expect((await (await as(ADMIN)).post(bonusPaths.getClawback, { date: runDate })).json()).toEqual(got);
     const { rows: raw } = await sql<{
       mid: string;
