@@ -48,11 +48,11 @@ function volumeFigures(opened: RawBuilder<unknown>) {
 }
 
 /**
- * A bonus row's columns (spec §3), from bonus_rows b joined to merchants m and partners p. Each is written as the
- * answer carries it (the moment as ISO 8601 text in UTC, as a Date would be sent), so PostgreSQL can write the
- * answer's JSON itself (bonusRowsJson).
+ * A bonus row's columns (spec §3), from bonus_rows b joined to merchants m and partners p, but its explanation and
+ * match count (bonusColumns adds them; a clawback row has an explanation of its own). Each is written as the answer
+ * carries it (the moment as ISO 8601 text in UTC, as a Date would be sent), so PostgreSQL can write the answer's
+ * JSON itself (bonusRowsJson, clawbackRowsJson).
  */
-/** A bonus row's columns but its explanation and match count (a clawback row has an explanation of its own). */
 const bonusColumnsShared = sql`b.id, b.mid, m.dba as dba_name, p.account_name as iso_name, m.group_id, m.rm,
   m.sales_rep, m.profile as merchant_profile, m.opened_on::text as open_date, m.closed_on::text as close_date,
   b.bonus_date::text as bonus_date, b.bonus_type, b.bonus_amount::text as bonus_amount, b.do_not_pay, b.note,
@@ -152,9 +152,9 @@ export async function extraBonusRows(db: Db, window: BonusWindow): Promise<Extra
 
 /** The clawbacks of one run date, with the bonus each claws back, in MID order. */
 const clawbackSelect = (runDate: string) => sql`
-    select ${bonusColumnsShared}, ${matchCount()} as match_count, c.total_volume::text as volume, c.last_deposit_date::text as last_deposit_date,
-      c.volume_threshold_date::text as volume_threshold_date, c.run_date::text as clawback_date,
-      c.reason_text as clawback_reason, c.flag as clawback_flag, c.do_not_clawback,
+    select ${bonusColumnsShared}, ${matchCount()} as match_count, c.total_volume::text as volume,
+      c.last_deposit_date::text as last_deposit_date, c.volume_threshold_date::text as volume_threshold_date,
+      c.run_date::text as clawback_date, c.reason_text as clawback_reason, c.flag as clawback_flag, c.do_not_clawback,
       case when b.do_not_pay then 'No' else 'Yes' end as paid, c.amount::text as clawback_amount,
       b.explanation || ' — clawback: ' || c.explanation as explanation
     from clawback_rows c join bonus_rows b on b.id = c.bonus_id join merchants m on m.id = c.merchant_id
@@ -168,9 +168,10 @@ export async function clawbackRows(db: Db, runDate: string): Promise<ClawbackRow
 }
 
 /**
- * clawbackRows as the JSON text of the answer, written by PostgreSQL (platform/http.ts, JsonText): each row as
- * row_to_json writes it (the columns are text, integers and booleans, as the driver gives them), in the sorted
- * subquery's order (not merged into the outer query, so the aggregate takes its rows in order, as bonusRowsJson).
+ * clawbackRows as the JSON text of the answer, written by PostgreSQL (platform/http.ts, JsonText): json_agg writes
+ * each row as row_to_json does (the columns are text, integers and booleans, as the driver gives them), in the
+ * sorted subquery's order (not merged into the outer query, so the aggregate takes its rows in order, as
+ * bonusRowsJson).
  * The bonus API test compares the whole answer, in order, with clawbackRows.
  */
 export async function clawbackRowsJson(db: Db, runDate: string): Promise<string> {
