@@ -50,6 +50,9 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Thrown to roll a test's transaction back. */
+class RollBack extends Error {}
+
 /**
  * An answer written by PostgreSQL as JSON fits its output schema exactly: it parses, parsing changes nothing, and
  * each row has the schema's keys, no more and no fewer.
@@ -556,7 +559,6 @@ describe('clawbacks', () => {
 
   it('sums the edges as the domain does: volume on the opening day, a refund day after the last deposit', async () => {
     const now = await today();
-    class RollBack extends Error {}
     await t.db
       .transaction()
       .execute(async (trx) => {
@@ -1101,7 +1103,6 @@ describe('kept figures', () => {
     ).rows;
 
   it("every row's volume, last deposit and matches are the raw rows', after every kind of change", async () => {
-    class RollBack extends Error {}
     const w = await busyMonthlyWindow();
     expect(await mismatches(t.db)).toEqual([]);
     const { rows: counts } = await sql<{ volume: number; matched: number }>`
@@ -1191,7 +1192,6 @@ describe('kept figures', () => {
   };
 
   it("GetBonus's kept rows answer as the rows joined live, after every kind of change", async () => {
-    class RollBack extends Error {}
     // The monthly window and ISO with the most rows of that ISO, where other ISOs have rows too.
     const { rows: ids } = await sql<{ id: number; start: string }>`
       select b.partner_id as id, b.window_start::text as start from bonus_rows b
@@ -1283,7 +1283,6 @@ describe('kept figures', () => {
   });
 
   it('a statement writing many merchants or partners writes the heads of the changed ones’ bonus rows, and no other', async () => {
-    class RollBack extends Error {}
     // The bonus rows this transaction has written (their row version's transaction is this one).
     const written = async (trx: typeof t.db) =>
       Number(
