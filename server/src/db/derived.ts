@@ -440,6 +440,18 @@ for (const source of DERIVED_TABLES.activity_rollup.sources) {
 /** Rebuilds every derived table whole from the records: the seed's last step. */
 export async function rebuildAll(db: Db): Promise<void> {
   await inTransaction(db, async (trx) => {
+    await rebuildFromRecords(trx);
+    await rebuildFromDays(trx);
+  });
+}
+
+/**
+ * rebuildAll's part that reads the merchants' months, income and ISOs: Self Serve rows, the activity rollup, deal
+ * income, the groups' monthly, income and deal rollups, the ISOs' figures. The staged seed runs it and
+ * rebuildFromDays in different transactions, each when its records are committed.
+ */
+export async function rebuildFromRecords(db: Db): Promise<void> {
+  await inTransaction(db, async (trx) => {
     await beginRefresh(trx);
     await sql`delete from selfserve_rows`.execute(trx);
     await insertSelfServeRows(trx, sql``);
@@ -454,9 +466,28 @@ export async function rebuildAll(db: Db): Promise<void> {
         left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`)}`.execute(trx);
     await sql`delete from deal_income`.execute(trx);
     await insertDealIncome(trx, sql``);
-    for (const t of BI_ROLLUPS) await sql`delete from ${sql.table(t)}`.execute(trx);
-    await fillBiRollups(trx);
+    for (const t of BI_ROLLUPS.filter((r) => r !== 'bi_group_daily'))
+      await sql`delete from ${sql.table(t)}`.execute(trx);
+    await insertBiActivity(
+      trx,
+      'month',
+      sql`from merchant_monthly a join merchants m on m.id = a.merchant_id`,
+    );
+    await insertBiIncome(trx, sql`from merchant_income i join merchants m on m.id = i.merchant_id`);
+    await insertBiDeals(trx, sql`true`);
     await refreshIsoInfo(trx);
+  });
+}
+
+/**
+ * rebuildAll's part that reads the daily rows (and the merchants' groups): the groups' daily rollup and the
+ * processing days made from it.
+ */
+export async function rebuildFromDays(db: Db): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await beginRefresh(trx);
+    await sql`delete from bi_group_daily`.execute(trx);
+    await insertBiActivity(trx, 'day', sql`from merchant_daily a join merchants m on m.id = a.merchant_id`);
     await sql`delete from processing_daily`.execute(trx);
     // Each ISO's day from its groups' days (bi_group_daily sums every merchant-day under the merchant's group and
     // ISO), and the day's total from its ISOs' sums: exact, and not a second pass over every merchant-day.
@@ -480,14 +511,6 @@ const BI_ROLLUPS = [
   'bi_group_states',
   'bi_group_openings',
 ];
-
-/** The group rollups from the records: whole (the rebuild, the migration that made them). */
-export async function fillBiRollups(db: Db): Promise<void> {
-  await insertBiActivity(db, 'day', sql`from merchant_daily a join merchants m on m.id = a.merchant_id`);
-  await insertBiActivity(db, 'month', sql`from merchant_monthly a join merchants m on m.id = a.merchant_id`);
-  await insertBiIncome(db, sql`from merchant_income i join merchants m on m.id = i.merchant_id`);
-  await insertBiDeals(db, sql`true`);
-}
 
 /**
  * The group rollups for what the marked cells reach. Group-days: the days named by a change of daily
