@@ -303,7 +303,9 @@ export async function generateAch(
         offset 0
       ) v
       offset 0
-    ) v`)
+    ) v
+    -- The ids in the order of the events (a merchant's day and its number), whatever order the plan reads them in.
+    order by v.merchant_id, v.day, v.n`)
     .execute(db);
   log('  ACH returns');
 

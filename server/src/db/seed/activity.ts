@@ -268,6 +268,8 @@ export async function generateAdjustments(
     join merchants m on m.id = a.merchant_id
     join demo_merchant_params dp on dp.merchant_id = a.merchant_id
     ${key}
-    where a.month >= date '${firstMonth}' and a.month <= date '${lastMonth}' and ${uniform(h, 1)} < 0.02`)
+    where a.month >= date '${firstMonth}' and a.month <= date '${lastMonth}' and ${uniform(h, 1)} < 0.02
+    -- The ids in merchant and month order, whatever order the monthly rows are stored in.
+    order by a.merchant_id, a.month`)
     .execute(db);
 }
