@@ -50,6 +50,7 @@ if (config.SEED_DEMO === 'true' && (await isEmpty(db))) {
     password: demoPassword,
     scale: config.SEED_SCALE,
     log: (l) => console.log(l),
+    staged: kind === 'postgres',
   });
   console.log(`Demo data ready in ${report.seconds} s.`);
   fs.mkdirSync(path.dirname(credentialsFile), { recursive: true });

@@ -96,7 +96,14 @@ export async function generateActivity(
 ): Promise<void> {
   await insertDailyActivity(db, seed, 'seed_params', w.dailyFrom, w.lastDay);
   log('  daily activity');
+  await generateMonthlyActivity(db, seed, w);
+}
 
+/**
+ * The monthly rows of generateActivity, once the daily rows are in: synthesized before the daily window, the
+ * sums of the days inside it.
+ */
+export async function generateMonthlyActivity(db: Db, seed: number, w: ActivityWindow): Promise<void> {
   // Months before the daily window: one synthesized row per month the merchant was open.
   const m = 'k.h';
   const key = noiseKey(noiseOf(seed, 'm', 'p.merchant_id', days('mon')), 'k');

@@ -24,6 +24,32 @@ export const BULK_TABLES = [
   'ach_reserves',
 ] as const;
 
+/**
+ * The tables the staged seed's derived stage fills (rollups, Self Serve rows): given new storage in that stage's
+ * transaction, as the first stage's are in its own.
+ */
+export const DERIVED_BULK_TABLES = [
+  'selfserve_rows',
+  'activity_rollup',
+  'processing_daily',
+  'deal_income',
+  'bi_group_daily',
+  'bi_group_monthly',
+  'bi_group_income',
+  'bi_group_deals',
+  'bi_group_totals',
+  'bi_group_states',
+  'bi_group_openings',
+] as const;
+
+/** BULK_TABLES that hold records (not derived from them): the staged seed makes their indexes while it derives. */
+export const SOURCE_BULK_TABLES = BULK_TABLES.filter(
+  (t) => !(DERIVED_BULK_TABLES as readonly string[]).includes(t),
+);
+
+/** The tables the staged seed's ACH stage fills. */
+export const ACH_BULK_TABLES = ['ach_debit_entries', 'ach_returns', 'ach_reserves'] as const;
+
 interface Deferred {
   table: string;
   name: string;
@@ -31,14 +57,18 @@ interface Deferred {
   create: string;
 }
 
-/** Makes the deferred indexes and foreign keys of the tables named again. */
-export type RestoreIndexes = (tables: readonly string[]) => Promise<void>;
+/**
+ * Makes the deferred indexes and foreign keys of the tables named again, in the transaction they were dropped
+ * in, or in `on` (the staged seed's later transaction, once the drops are committed).
+ */
+export type RestoreIndexes = (tables: readonly string[], on?: Db) => Promise<void>;
 
 /**
  * Drops the plain (not unique) indexes and the foreign keys of `tables` and answers a function that makes a
  * table's again, exactly as they were: the seed restores a table's before its first query that wants them.
  * Only for the seed of an empty database, inside its transaction: a failed seed rolls the drops back with the
- * rows. Unique indexes and primary keys stay: they guard the load and `on conflict` relies on them.
+ * rows (the staged seed commits them, and makes them again in a later stage). Unique indexes and primary keys
+ * stay: they guard the load and `on conflict` relies on them.
  */
 export async function deferIndexes(db: Db, tables: readonly string[]): Promise<RestoreIndexes> {
   const { rows: indexes } = await sql<Deferred>`
@@ -65,10 +95,10 @@ export async function deferIndexes(db: Db, tables: readonly string[]): Promise<R
   // again, it must be made on every partition as well.
   for (const i of indexes) i.create = i.create.replace(/ ON ONLY /, ' ON ');
   const pending = [...indexes, ...keys];
-  return async (restore) => {
+  return async (restore, on = db) => {
     // Index builds sort in memory up to maintenance_work_mem; the server's default (64 MB) spills to disk.
-    await sql`set local maintenance_work_mem = '512MB'`.execute(db);
-    for (const d of pending.filter((x) => restore.includes(x.table))) await sql.raw(d.create).execute(db);
+    await sql`set local maintenance_work_mem = '512MB'`.execute(on);
+    for (const d of pending.filter((x) => restore.includes(x.table))) await sql.raw(d.create).execute(on);
     pending.splice(0, pending.length, ...pending.filter((x) => !restore.includes(x.table)));
   };
 }
@@ -96,4 +126,114 @@ export async function freshStorage(db: Db, tables: readonly string[]): Promise<s
   }
   if (empty.length > 0) await sql`truncate ${sql.join(empty.map((t) => sql.table(t)))}`.execute(db);
   return empty;
+}
+
+/**
+ * The staged seed's tables kept from autovacuum while it loads them (`off`), and given it back at the end (`on`):
+ * once the first stage commits its millions of rows, autovacuum would analyse and vacuum them beside the later
+ * stages, changing their plans halfway and taking a share of the two cores. The seed ends with its own `vacuum
+ * analyze`. Only tables that set no autovacuum option of their own are touched: `off` answers their names, `on`
+ * takes them back.
+ */
+export async function holdAutovacuum(db: Db, hold: 'off', held?: undefined): Promise<string[]>;
+export async function holdAutovacuum(db: Db, hold: 'on', held: readonly string[]): Promise<string[]>;
+export async function holdAutovacuum(
+  db: Db,
+  hold: 'off' | 'on',
+  held?: readonly string[],
+): Promise<string[]> {
+  if (hold === 'on') {
+    // Not the seed's own working tables dropped since (seed_params).
+    const { rows } = await sql<{ table: string }>`
+      select t as "table" from unnest(${[...(held ?? [])]}::text[]) t where to_regclass(t) is not null`.execute(
+      db,
+    );
+    for (const { table } of rows)
+      await sql`alter table ${sql.table(table)} reset (autovacuum_enabled)`.execute(db);
+    return rows.map((r) => r.table);
+  }
+  const { rows } = await sql<{ table: string }>`
+    select c.relname as "table" from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relkind = 'r'
+      and not exists (select 1 from unnest(coalesce(c.reloptions, '{}')) o where o like 'autovacuum_enabled=%')
+    order by c.relname`.execute(db);
+  for (const { table } of rows)
+    await sql`alter table ${sql.table(table)} set (autovacuum_enabled = off)`.execute(db);
+  return rows.map((r) => r.table);
+}
+
+/** A trigger the staged seed holds off while it loads (holdTriggers). */
+export interface HeldTrigger {
+  table: string;
+  name: string;
+}
+
+/**
+ * The staged seed's triggers that only count writes for the kept answers (`paydesk_bump_answer_version`: one row of
+ * answer_versions per answer, which every transaction writing its tables would wait on until the other commits),
+ * and the bonus rows' daily volumes (no bonus row exists while the activity loads): disabled while it loads (`off`,
+ * answers those it disabled) and enabled again (`on`). Triggers that keep tables or parts in step stay on.
+ */
+export async function holdTriggers(db: Db, hold: 'off', held?: undefined): Promise<HeldTrigger[]>;
+export async function holdTriggers(db: Db, hold: 'on', held: readonly HeldTrigger[]): Promise<HeldTrigger[]>;
+export async function holdTriggers(
+  db: Db,
+  hold: 'off' | 'on',
+  held?: readonly HeldTrigger[],
+): Promise<HeldTrigger[]> {
+  if (hold === 'on') {
+    for (const t of held ?? [])
+      await sql`alter table ${sql.table(t.table)} enable trigger ${sql.id(t.name)}`.execute(db);
+    return [...(held ?? [])];
+  }
+  const { rows } = await sql<HeldTrigger>`
+    select c.relname as "table", t.tgname as name from pg_trigger t
+    join pg_class c on c.oid = t.tgrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    join pg_proc p on p.oid = t.tgfoid
+    where n.nspname = current_schema() and not t.tgisinternal and t.tgenabled = 'O'
+      and (p.proname = 'paydesk_bump_answer_version'
+           or (c.relname = 'merchant_daily' and t.tgname = 'merchant_daily_bonus_days_insert'))
+    order by 1, 2`.execute(db);
+  for (const t of rows)
+    await sql`alter table ${sql.table(t.table)} disable trigger ${sql.id(t.name)}`.execute(db);
+  return rows;
+}
+
+/**
+ * `vacuum analyze` of every table on two connections at once, the largest tables first, each to whichever
+ * connection is free (as `vacuumdb --jobs 2`): a vacuum reads one table on one core. A PostgreSQL server only.
+ * `changedOnly`: the tables written since they were last analysed (by the statistics the server keeps, flushed
+ * by the writer: flushStatistics).
+ */
+export async function vacuumAnalyzeOnTwo(db: Db, options: { changedOnly?: boolean } = {}): Promise<void> {
+  const { rows } = await sql<{ table: string }>`
+    select c.relname as "table" from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition
+      and (not ${options.changedOnly === true} or exists (
+        select 1 from pg_stat_user_tables s
+        where (s.relid = c.oid or s.relid in (select i.inhrelid from pg_inherits i where i.inhparent = c.oid))
+          and (s.n_mod_since_analyze > 0 or coalesce(s.last_analyze, s.last_autoanalyze) is null)))
+    order by coalesce((select sum(pg_total_relation_size(i.inhrelid)) from pg_inherits i where i.inhparent = c.oid), 0)
+             + pg_total_relation_size(c.oid) desc, c.relname`.execute(db);
+  const queue = rows.map((r) => r.table);
+  const worker = async () => {
+    for (let table = queue.shift(); table !== undefined; table = queue.shift())
+      await sql`vacuum analyze ${sql.table(table)}`.execute(db);
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+/**
+ * Makes this connection's counts of rows written visible to other connections now (PostgreSQL 15 and later keep
+ * them in the backend for up to a second or more). Answers false where the server cannot (older servers).
+ */
+export async function flushStatistics(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ present: boolean }>`
+    select exists (select 1 from pg_proc where proname = 'pg_stat_force_next_flush') as present`.execute(db);
+  if (!rows[0]?.present) return false;
+  await sql`select pg_stat_force_next_flush()`.execute(db);
+  return true;
 }

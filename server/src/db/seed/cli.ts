@@ -13,13 +13,18 @@ import { seedPciIfMissing } from './pci';
  * `npm run seed -w server`. Used by the benchmark to prepare the large scale.
  */
 const config = loadConfig();
-const { db, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
+const { db, kind, close } = await connect({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
 await migrateToLatest(db);
 configurePiiKeys(config);
 if (await isEmpty(db)) {
   const password = config.DEMO_PASSWORD;
   if (!password) throw new Error('Set DEMO_PASSWORD for the demo users of the seeded database');
-  const report = await seedDemo(db, { password, scale: config.SEED_SCALE, log: (l) => console.log(l) });
+  const report = await seedDemo(db, {
+    password,
+    scale: config.SEED_SCALE,
+    log: (l) => console.log(l),
+    staged: kind === 'postgres',
+  });
   console.log(`Seeded ${config.SEED_SCALE} scale in ${report.seconds} s`);
 } else {
   // A demo database seeded before a newer area's tables existed gets that area's rows.

@@ -2,12 +2,30 @@ import { addMonths, firstDailyDay, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { redrawMidParts } from '../../areas/financial/queries';
 import type { Db } from '../connect';
-import { rebuildAll } from '../derived';
+import { rebuildAll, rebuildFromDays, rebuildFromRecords } from '../derived';
 import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
-import { generateActivity, generateAdjustments, generateIncome, generateResiduals } from './activity';
+import {
+  generateAdjustments,
+  generateIncome,
+  generateMonthlyActivity,
+  generateResiduals,
+  insertDailyActivity,
+} from './activity';
 import { assignMerchantFacts, generateBonus, seedBonusMerchantFacts } from './bonus';
-import { BULK_TABLES, deferIndexes, freshStorage } from './bulk';
+import {
+  ACH_BULK_TABLES,
+  BULK_TABLES,
+  DERIVED_BULK_TABLES,
+  deferIndexes,
+  flushStatistics,
+  freshStorage,
+  holdAutovacuum,
+  holdTriggers,
+  type RestoreIndexes,
+  SOURCE_BULK_TABLES,
+  vacuumAnalyzeOnTwo,
+} from './bulk';
 import { generateLeads } from './leads';
 import { demoPartners } from './partners';
 import { generatePci } from './pci';
@@ -109,6 +127,11 @@ export async function generateMerchantData(
     seed?: number;
     today?: Date | undefined;
     log?: ((line: string) => void) | undefined;
+    /**
+     * Seed in stages on two connections of a PostgreSQL server (below); otherwise in one transaction. Not for
+     * PGlite, which has one connection.
+     */
+    staged?: boolean | undefined;
   },
 ): Promise<SeedReport> {
   const started = Date.now();
@@ -123,7 +146,20 @@ export async function generateMerchantData(
   const currentMonth = monthStart(now);
   const window = { dailyFrom: firstDailyDay(now), lastDay: isoDay(todayN - 1), currentMonth };
 
-  await db.transaction().execute(async (trx) => {
+  // A seed that stopped after a stage it committed (the staged seed below) leaves partners without users; seeding
+  // over it would fail on the first unique key, so it is named instead.
+  if (await db.selectFrom('partners').select('id').limit(1).executeTakeFirst())
+    throw new Error(
+      'This database already holds merchant data but no users: an earlier seed stopped before it finished. ' +
+        'Drop the database and create it again (or point DATABASE_URL at an empty one), then start again.',
+    );
+
+  /**
+   * The records drawn here: partners, groups, merchants, applications, and each merchant's activity parameters
+   * (seed_params). Answers what makes the deferred indexes again.
+   */
+  let partners: SeededPartner[] = [];
+  const loadMerchants = async (trx: Db) => {
     // Reference data
     await insertAll(
       trx,
@@ -169,7 +205,7 @@ export async function generateMerchantData(
         in_house: false,
       });
     }
-    const partners = await insertAll<SeededPartner>(trx, 'partners', partnersIn, [
+    partners = await insertAll<SeededPartner>(trx, 'partners', partnersIn, [
       'id',
       'account_name',
       'date_signed',
@@ -234,11 +270,7 @@ export async function generateMerchantData(
 
     // The bulk of the rows goes in without the secondary indexes; each table gets them back before a query
     // that wants them, the rest after the ACH returns.
-    if (size.merchants > 10_000) {
-      // The seed's sums, joins and sorts take millions of rows: in the server's default work_mem
-      // (the bench's 32 MB) they spill to disk. Only for the scales seeded on a PostgreSQL server.
-      await sql`set local work_mem = '512MB'`.execute(trx);
-    }
+    await bulkWorkMem(trx);
     const restoreIndexes = await deferIndexes(trx, BULK_TABLES);
     await freshStorage(trx, BULK_TABLES);
 
@@ -305,11 +337,12 @@ export async function generateMerchantData(
     await insertAll(trx, 'applications', appRows);
     log(`  ${appRows.length} applications`);
 
-    await sql`create temporary table seed_params (
+    // The staged seed's other connections read it too: an unlogged table of its own, dropped once the records are in.
+    await sql`create ${sql.raw(options.staged ? 'unlogged' : 'temporary')} table seed_params (
       merchant_id integer primary key, partner_id integer, opened_on date, open_to date, active_from date, active_to date,
       base float8, ticket float8, cb_rate float8, refund_rate float8, trend float8, margin_bps float8, ic_rate float8,
       activates_on date, closes_on date
-    ) on commit drop`.execute(trx);
+    ) ${sql.raw(options.staged ? '' : 'on commit drop')}`.execute(trx);
     await insertAll(
       trx,
       'seed_params' as 'merchants',
@@ -324,17 +357,22 @@ export async function generateMerchantData(
         refund_rate, trend, margin_bps, ic_rate)
       select merchant_id, activates_on, closes_on, base, ticket, cb_rate, refund_rate, trend, margin_bps, ic_rate
       from seed_params`.execute(trx);
-    // No bonus row exists while the seed loads the activity (the bonus runs come after it): the trigger that keeps
-    // bonus rows' volumes from the daily rows (migration 2026_12_05_0010) has none to keep, and would only collect
-    // every daily row loaded into its transition table.
-    const { rows: bonus } = await sql<{ present: boolean }>`
-      select exists (select 1 from bonus_rows) as present`.execute(trx);
-    const quiet = bonus[0]?.present === false;
-    if (quiet)
-      await sql`alter table merchant_daily disable trigger merchant_daily_bonus_days_insert`.execute(trx);
-    await generateActivity(trx, seed, window, log);
-    if (quiet)
-      await sql`alter table merchant_daily enable trigger merchant_daily_bonus_days_insert`.execute(trx);
+    return restoreIndexes;
+  };
+
+  // Daily activity of the merchants `which` names (a relation with seed_params' columns).
+  const dailyRows = async (trx: Db, which: string) => {
+    await bulkWorkMem(trx);
+    await insertDailyActivity(trx, seed, which, window.dailyFrom, window.lastDay);
+  };
+
+  /**
+   * The records made from the daily rows and the merchants: monthly activity, income, residuals, and what is looked
+   * up from them (ISO statuses, goals, the merchants' bonus facts).
+   */
+  const loadRest = async (trx: Db, restoreIndexes: RestoreIndexes) => {
+    await bulkWorkMem(trx);
+    await generateMonthlyActivity(trx, seed, window);
     log('  monthly activity');
     await generateIncome(trx);
     log('  income');
@@ -344,7 +382,7 @@ export async function generateMerchantData(
     log('  residuals and adjustments');
 
     // The ISO statuses and the goals look up approvals by ISO and day, the budgets a month's activity.
-    await restoreIndexes(['applications', 'merchant_monthly']);
+    await restoreIndexes(['applications', 'merchant_monthly'], trx);
     log('  indexes of applications and monthly activity');
     await partnerStatusesAndCrm(trx, today, currentMonth);
 
@@ -355,46 +393,159 @@ export async function generateMerchantData(
     // update of every row would otherwise write each of them too); the bonus facts then look up each merchant's
     // earlier merchants of its ISO.
     await assignMerchantFacts(trx);
-    await restoreIndexes(['merchants']);
+    await restoreIndexes(['merchants'], trx);
     await seedBonusMerchantFacts(trx);
     log('  merchant indexes and bonus facts');
-    await rebuildAll(trx);
-    log('  rollups and Self Serve rows');
-    // The bonus runs (the product's own queries) and ACH are planned on statistics: this transaction's rows have
-    // none until analysed (autovacuum cannot see them), and planned on guesses the bonus runs took half as long
-    // again. Not before the derived tables: with statistics the Self Serve rows were read through an index, in
-    // their order, 20 s slower than hashed and sorted.
-    await sql`analyze merchants, partners, groups, merchant_daily, merchant_monthly, merchant_income`.execute(
-      trx,
-    );
+    if (options.staged) await sql`drop table seed_params`.execute(trx);
+  };
+
+  // The seed's sums, joins and sorts take millions of rows: in the server's default work_mem (the bench's 32 MB)
+  // they spill to disk. Only for the scales seeded on a PostgreSQL server.
+  const bulkWorkMem = async (trx: Db) => {
+    if (size.merchants > 10_000) await sql`set local work_mem = '512MB'`.execute(trx);
+  };
+  // ACH returns and reserves, from the merchants.
+  const ach = async (trx: Db) => {
+    await bulkWorkMem(trx);
     await generateAch(trx, { seed, today, log });
-    await restoreIndexes(BULK_TABLES);
-    // The residual months' indexes were made again: their expressions' statistics target with them.
+  };
+  // Every deferred index and foreign key left, and the residual months' statistics targets (their indexes were
+  // made again: their expressions' statistics target with them).
+  const indexes = async (trx: Db, restoreIndexes: RestoreIndexes) => {
+    await restoreIndexes(BULK_TABLES, trx);
     await sql`select paydesk_residual_statistics(c.relname::text) from pg_inherits i
       join pg_class c on c.oid = i.inhrelid where i.inhparent = 'residuals'::regclass`.execute(trx);
     log('  indexes and foreign keys');
-    await generateBonus(trx, { today, log });
+  };
+  const pciAndLeads = async (trx: Db) => {
     await generatePci(trx, { seed, today, log });
     await generateLeads(trx, { scale: options.scale, today, seed, log });
-
+  };
+  const finish = async (trx: Db) => {
     // The financial filter's MID list divided into parts of the merchants as seeded (areas/financial/jobs.ts).
     await redrawMidParts(trx);
-
     // The marker of a demo database (see live.ts).
     await trx
       .insertInto('demo_state')
       .values({ seed, scale: options.scale, seeded_at: now, caught_up_to: now })
       .execute();
-  });
-  // Fresh tables: set the visibility map (index-only counts) and the planner's statistics.
-  await sql`vacuum analyze`.execute(db);
-  log('  vacuum analyze');
+  };
+
+  if (!options.staged) {
+    // One transaction: all or nothing.
+    await db.transaction().execute(async (trx) => {
+      const restoreIndexes = await loadMerchants(trx);
+      // No bonus row exists while the seed loads the activity (the bonus runs come after it): the trigger that
+      // keeps bonus rows' volumes from the daily rows (migration 2026_12_05_0010) has none to keep, and would only
+      // collect every daily row loaded into its transition table.
+      await sql`alter table merchant_daily disable trigger merchant_daily_bonus_days_insert`.execute(trx);
+      await dailyRows(trx, 'seed_params');
+      log('  daily activity');
+      await sql`alter table merchant_daily enable trigger merchant_daily_bonus_days_insert`.execute(trx);
+      await loadRest(trx, restoreIndexes);
+      await rebuildAll(trx);
+      log('  rollups and Self Serve rows');
+      // ACH is planned on statistics: this transaction's rows have none until analysed (autovacuum cannot see
+      // them). Not before the derived tables: with statistics the Self Serve rows were read through an index, in
+      // their order, 20 s slower than hashed and sorted.
+      await sql`analyze merchants, partners, groups, merchant_daily, merchant_monthly, merchant_income`.execute(
+        trx,
+      );
+      await ach(trx);
+      await indexes(trx, restoreIndexes);
+      await generateBonus(trx, { today, log });
+      await pciAndLeads(trx);
+      await finish(trx);
+    });
+    // Fresh tables: set the visibility map (index-only counts) and the planner's statistics.
+    await sql`vacuum analyze`.execute(db);
+    log('  vacuum analyze');
+  } else {
+    // In stages, each a transaction, two at once where they write different tables: one transaction runs on one
+    // core, and the machine has two. The stages commit one by one, so a seed stopped halfway leaves a database
+    // to drop (named at the next start, above); the demo users and the demo_state marker come last. While it
+    // loads, autovacuum keeps off its tables, and the triggers that only count writes for the kept answers
+    // (answer_versions, one row per answer that every writer would wait on) and the bonus rows' daily volumes
+    // (no bonus row exists yet) are off; every answer's version is raised once at the end.
+    const { restoreIndexes, heldTriggers, heldTables } = await db.transaction().execute(async (trx) => ({
+      restoreIndexes: await loadMerchants(trx),
+      heldTables: await holdAutovacuum(trx, 'off'),
+      heldTriggers: await holdTriggers(trx, 'off'),
+    }));
+    // The daily rows on one connection, in new storage of their transaction (no WAL as well, bulk.ts); ACH, PCI and
+    // leads on the other, from the merchants and their ISOs only (planned on their statistics, committed at once).
+    await both(
+      db.transaction().execute(async (trx) => {
+        await freshStorage(trx, ['merchant_daily']);
+        await dailyRows(trx, 'seed_params');
+        log('  daily activity');
+      }),
+      (async () => {
+        await sql`analyze merchants, partners, groups`.execute(db);
+        await db.transaction().execute(async (trx) => {
+          await freshStorage(trx, [...ACH_BULK_TABLES]);
+          await ach(trx);
+          await pciAndLeads(trx);
+        });
+      })(),
+    );
+    // The records made from the days on one connection; the groups' daily rollup on the other.
+    await both(
+      db.transaction().execute((trx) => loadRest(trx, restoreIndexes)),
+      db.transaction().execute(async (trx) => {
+        await bulkWorkMem(trx);
+        await freshStorage(trx, ['bi_group_daily', 'processing_daily']);
+        await rebuildFromDays(trx);
+      }),
+    );
+    await both(
+      db.transaction().execute(async (trx) => {
+        await bulkWorkMem(trx);
+        await freshStorage(
+          trx,
+          [...DERIVED_BULK_TABLES].filter((t) => !DAYS_DERIVED_TABLES.has(t)),
+        );
+        await rebuildFromRecords(trx);
+        log('  rollups and Self Serve rows');
+      }),
+      // The records' own indexes and keys meanwhile (not the derived tables' the other connection writes).
+      db.transaction().execute((trx) => restoreIndexes(SOURCE_BULK_TABLES, trx)),
+    );
+    await db.transaction().execute((trx) => indexes(trx, restoreIndexes));
+    // The bonus runs (the product's own queries) read the daily rows through index-only scans: on committed,
+    // vacuumed tables.
+    await vacuumAnalyzeOnTwo(db);
+    log('  vacuum analyze');
+    const flushed = await db.connection().execute(async (conn) => {
+      await conn.transaction().execute(async (trx) => {
+        await holdTriggers(trx, 'on', heldTriggers);
+        await generateBonus(trx, { today, log });
+        await finish(trx);
+        await sql`update answer_versions set version = version + 1`.execute(trx);
+        await holdAutovacuum(trx, 'on', heldTables);
+      });
+      return flushStatistics(conn);
+    });
+    // Every table the bonus runs and the end wrote, analysed again (all of them if the server cannot say which).
+    await vacuumAnalyzeOnTwo(db, { changedOnly: flushed });
+    log('  vacuum analyze of the tables the bonus runs wrote');
+  }
   return {
     partners: size.isos,
     merchants: size.merchants,
     applications: size.applications,
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
+}
+
+/** The derived tables made from the daily rows (rebuildFromDays). */
+const DAYS_DERIVED_TABLES: ReadonlySet<string> = new Set(['bi_group_daily', 'processing_daily']);
+
+/** Both stages' ends, the first failure thrown once both have ended (neither is left running unawaited). */
+async function both(a: Promise<unknown>, b: Promise<unknown>): Promise<void> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
 }
 
 /** What drawing a merchant or an application needs: the ISOs by weight, their groups, the weighted tables. */

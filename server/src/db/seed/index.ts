@@ -57,12 +57,20 @@ export async function isEmpty(db: Db): Promise<boolean> {
  */
 export async function seedDemo(
   db: Db,
-  options: { password: string; scale: Scale; today?: Date; log?: (line: string) => void },
+  options: {
+    password: string;
+    scale: Scale;
+    today?: Date;
+    log?: (line: string) => void;
+    /** In stages on two connections (a PostgreSQL server): generateMerchantData. */
+    staged?: boolean;
+  },
 ): Promise<SeedReport> {
   const report = await generateMerchantData(db, {
     scale: options.scale,
     today: options.today,
     log: options.log,
+    staged: options.staged,
   });
   await db.transaction().execute(async (trx) => {
     const partners = await trx.selectFrom('partners').select(['id', 'account_name']).execute();
