@@ -502,7 +502,8 @@ export async function rebuildFromDays(db: Db): Promise<void> {
   });
 }
 
-const BI_ROLLUPS = [
+/** The groups' rollups (docs/bi.md). */
+export const BI_ROLLUPS = [
   'bi_group_daily',
   'bi_group_monthly',
   'bi_group_income',

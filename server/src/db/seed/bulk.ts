@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../connect';
+import { BI_ROLLUPS } from '../derived';
 
 /**
  * The tables the seed fills with most rows, or rewrites whole (ach_returns): loaded without their secondary
@@ -28,24 +29,16 @@ export const BULK_TABLES = [
  * The tables the staged seed's derived stage fills (rollups, Self Serve rows): given new storage in that stage's
  * transaction, as the first stage's are in its own.
  */
-export const DERIVED_BULK_TABLES = [
+export const DERIVED_BULK_TABLES: readonly string[] = [
   'selfserve_rows',
   'activity_rollup',
   'processing_daily',
   'deal_income',
-  'bi_group_daily',
-  'bi_group_monthly',
-  'bi_group_income',
-  'bi_group_deals',
-  'bi_group_totals',
-  'bi_group_states',
-  'bi_group_openings',
-] as const;
+  ...BI_ROLLUPS,
+];
 
 /** BULK_TABLES that hold records (not derived from them): the staged seed makes their indexes while it derives. */
-export const SOURCE_BULK_TABLES = BULK_TABLES.filter(
-  (t) => !(DERIVED_BULK_TABLES as readonly string[]).includes(t),
-);
+export const SOURCE_BULK_TABLES = BULK_TABLES.filter((t) => !DERIVED_BULK_TABLES.includes(t));
 
 /** The tables the staged seed's ACH stage fills. */
 export const ACH_BULK_TABLES = ['ach_debit_entries', 'ach_returns', 'ach_reserves'] as const;
@@ -129,29 +122,12 @@ export async function freshStorage(db: Db, tables: readonly string[]): Promise<s
 }
 
 /**
- * The staged seed's tables kept from autovacuum while it loads them (`off`), and given it back at the end (`on`):
+ * The staged seed's tables kept from autovacuum while it loads them, given back at the end (releaseAutovacuum):
  * once the first stage commits its millions of rows, autovacuum would analyse and vacuum them beside the later
  * stages, changing their plans halfway and taking a share of the two cores. The seed ends with its own `vacuum
- * analyze`. Only tables that set no autovacuum option of their own are touched: `off` answers their names, `on`
- * takes them back.
+ * analyze`. Only tables that set no autovacuum option of their own are touched; answers their names.
  */
-export async function holdAutovacuum(db: Db, hold: 'off', held?: undefined): Promise<string[]>;
-export async function holdAutovacuum(db: Db, hold: 'on', held: readonly string[]): Promise<string[]>;
-export async function holdAutovacuum(
-  db: Db,
-  hold: 'off' | 'on',
-  held?: readonly string[],
-): Promise<string[]> {
-  if (hold === 'on') {
-    // Not the seed's own working tables dropped since (seed_params).
-    const { rows } = await sql<{ table: string }>`
-      select t as "table" from unnest(${[...(held ?? [])]}::text[]) t where to_regclass(t) is not null`.execute(
-      db,
-    );
-    for (const { table } of rows)
-      await sql`alter table ${sql.table(table)} reset (autovacuum_enabled)`.execute(db);
-    return rows.map((r) => r.table);
-  }
+export async function holdAutovacuum(db: Db): Promise<string[]> {
   const { rows } = await sql<{ table: string }>`
     select c.relname as "table" from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
@@ -163,6 +139,14 @@ export async function holdAutovacuum(
   return rows.map((r) => r.table);
 }
 
+/** Gives autovacuum back the tables holdAutovacuum answered (those that still exist: not seed_params). */
+export async function releaseAutovacuum(db: Db, held: readonly string[]): Promise<void> {
+  const { rows } = await sql<{ table: string }>`
+    select t as "table" from unnest(${[...held]}::text[]) t where to_regclass(t) is not null`.execute(db);
+  for (const { table } of rows)
+    await sql`alter table ${sql.table(table)} reset (autovacuum_enabled)`.execute(db);
+}
+
 /** A trigger the staged seed holds off while it loads (holdTriggers). */
 export interface HeldTrigger {
   table: string;
@@ -172,21 +156,10 @@ export interface HeldTrigger {
 /**
  * The staged seed's triggers that only count writes for the kept answers (`paydesk_bump_answer_version`: one row of
  * answer_versions per answer, which every transaction writing its tables would wait on until the other commits),
- * and the bonus rows' daily volumes (no bonus row exists while the activity loads): disabled while it loads (`off`,
- * answers those it disabled) and enabled again (`on`). Triggers that keep tables or parts in step stay on.
+ * and the bonus rows' daily volumes (no bonus row exists while the activity loads): disabled while it loads
+ * (answers those it disabled; releaseTriggers enables them). Triggers that keep tables or parts in step stay on.
  */
-export async function holdTriggers(db: Db, hold: 'off', held?: undefined): Promise<HeldTrigger[]>;
-export async function holdTriggers(db: Db, hold: 'on', held: readonly HeldTrigger[]): Promise<HeldTrigger[]>;
-export async function holdTriggers(
-  db: Db,
-  hold: 'off' | 'on',
-  held?: readonly HeldTrigger[],
-): Promise<HeldTrigger[]> {
-  if (hold === 'on') {
-    for (const t of held ?? [])
-      await sql`alter table ${sql.table(t.table)} enable trigger ${sql.id(t.name)}`.execute(db);
-    return [...(held ?? [])];
-  }
+export async function holdTriggers(db: Db): Promise<HeldTrigger[]> {
   const { rows } = await sql<HeldTrigger>`
     select c.relname as "table", t.tgname as name from pg_trigger t
     join pg_class c on c.oid = t.tgrelid
@@ -199,6 +172,12 @@ export async function holdTriggers(
   for (const t of rows)
     await sql`alter table ${sql.table(t.table)} disable trigger ${sql.id(t.name)}`.execute(db);
   return rows;
+}
+
+/** Enables again the triggers holdTriggers answered. */
+export async function releaseTriggers(db: Db, held: readonly HeldTrigger[]): Promise<void> {
+  for (const t of held)
+    await sql`alter table ${sql.table(t.table)} enable trigger ${sql.id(t.name)}`.execute(db);
 }
 
 /**

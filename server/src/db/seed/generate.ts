@@ -23,6 +23,8 @@ import {
   holdAutovacuum,
   holdTriggers,
   type RestoreIndexes,
+  releaseAutovacuum,
+  releaseTriggers,
   SOURCE_BULK_TABLES,
   vacuumAnalyzeOnTwo,
 } from './bulk';
@@ -469,8 +471,8 @@ export async function generateMerchantData(
     // (no bonus row exists yet) are off; every answer's version is raised once at the end.
     const { restoreIndexes, heldTriggers, heldTables } = await db.transaction().execute(async (trx) => ({
       restoreIndexes: await loadMerchants(trx),
-      heldTables: await holdAutovacuum(trx, 'off'),
-      heldTriggers: await holdTriggers(trx, 'off'),
+      heldTables: await holdAutovacuum(trx),
+      heldTriggers: await holdTriggers(trx),
     }));
     // The daily rows on one connection, in new storage of their transaction (no WAL as well, bulk.ts); ACH, PCI and
     // leads on the other, from the merchants and their ISOs only (planned on their statistics, committed at once).
@@ -503,7 +505,7 @@ export async function generateMerchantData(
         await bulkWorkMem(trx);
         await freshStorage(
           trx,
-          [...DERIVED_BULK_TABLES].filter((t) => !DAYS_DERIVED_TABLES.has(t)),
+          DERIVED_BULK_TABLES.filter((t) => !DAYS_DERIVED_TABLES.has(t)),
         );
         await rebuildFromRecords(trx);
         log('  rollups and Self Serve rows');
@@ -518,11 +520,11 @@ export async function generateMerchantData(
     log('  vacuum analyze');
     const flushed = await db.connection().execute(async (conn) => {
       await conn.transaction().execute(async (trx) => {
-        await holdTriggers(trx, 'on', heldTriggers);
+        await releaseTriggers(trx, heldTriggers);
         await generateBonus(trx, { today, log });
         await finish(trx);
         await sql`update answer_versions set version = version + 1`.execute(trx);
-        await holdAutovacuum(trx, 'on', heldTables);
+        await releaseAutovacuum(trx, heldTables);
       });
       return flushStatistics(conn);
     });
