@@ -125,7 +125,8 @@ export async function freshStorage(db: Db, tables: readonly string[]): Promise<s
  * The staged seed's tables kept from autovacuum while it loads them, given back at the end (releaseAutovacuum):
  * once the first stage commits its millions of rows, autovacuum would analyse and vacuum them beside the later
  * stages, changing their plans halfway and taking a share of the two cores. The seed ends with its own `vacuum
- * analyze`. Only tables that set no autovacuum option of their own are touched; answers their names.
+ * analyze`. Only tables that set no autovacuum option of their own are touched (not the residual months the seed
+ * makes later, which autovacuum may visit); answers their names.
  */
 export async function holdAutovacuum(db: Db): Promise<string[]> {
   const { rows } = await sql<{ table: string }>`
@@ -202,7 +203,9 @@ export async function vacuumAnalyzeOnTwo(db: Db, options: { changedOnly?: boolea
     for (let table = queue.shift(); table !== undefined; table = queue.shift())
       await sql`vacuum analyze ${sql.table(table)}`.execute(db);
   };
-  await Promise.all([worker(), worker()]);
+  // Both run to their end before a failure is thrown: no vacuum is left running unawaited.
+  const ends = await Promise.allSettled([worker(), worker()]);
+  for (const end of ends) if (end.status === 'rejected') throw end.reason;
 }
 
 /**

@@ -447,8 +447,9 @@ export async function generateMerchantData(
       await loadRest(trx, restoreIndexes);
       await rebuildAll(trx);
       log('  rollups and Self Serve rows');
-      // ACH is planned on statistics: this transaction's rows have none until analysed (autovacuum cannot see
-      // them). Not before the derived tables: with statistics the Self Serve rows were read through an index, in
+      // ACH and the bonus runs (the product's own queries) are planned on statistics: this transaction's rows have
+      // none until analysed (autovacuum cannot see them), and planned on guesses the bonus runs took half as long
+      // again. Not before the derived tables: with statistics the Self Serve rows were read through an index, in
       // their order, 20 s slower than hashed and sorted.
       await sql`analyze merchants, partners, groups, merchant_daily, merchant_monthly, merchant_income`.execute(
         trx,
