@@ -84,24 +84,9 @@ export async function insertDailyActivity(
 }
 
 /**
- * Activity from the generator's per-merchant parameters (table seed_params): daily rows for the recent
- * window, and monthly rows for all history where months inside the window are the sums of their days, so
- * a merchant's volume agrees between daily and monthly screens.
- */
-export async function generateActivity(
-  db: Db,
-  seed: number,
-  w: ActivityWindow,
-  log: (line: string) => void = () => {},
-): Promise<void> {
-  await insertDailyActivity(db, seed, 'seed_params', w.dailyFrom, w.lastDay);
-  log('  daily activity');
-  await generateMonthlyActivity(db, seed, w);
-}
-
-/**
- * The monthly rows of generateActivity, once the daily rows are in: synthesized before the daily window, the
- * sums of the days inside it.
+ * Monthly activity from the generator's per-merchant parameters (table seed_params), once the daily rows of the
+ * recent window are in (insertDailyActivity): a synthesized row per month before the window, and inside it the
+ * sums of the days, so a merchant's volume agrees between daily and monthly screens.
  */
 export async function generateMonthlyActivity(db: Db, seed: number, w: ActivityWindow): Promise<void> {
   // Months before the daily window: one synthesized row per month the merchant was open.
