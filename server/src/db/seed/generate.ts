@@ -368,21 +368,28 @@ export async function generateMerchantData(
     await insertDailyActivity(trx, seed, which, window.dailyFrom, window.lastDay);
   };
 
-  /**
-   * The records made from the daily rows and the merchants: monthly activity, income, residuals, and what is looked
-   * up from them (ISO statuses, goals, the merchants' bonus facts).
-   */
-  const loadRest = async (trx: Db, restoreIndexes: RestoreIndexes) => {
+  /** The records made from the daily rows: monthly activity, then income from it. */
+  const loadMonthly = async (trx: Db) => {
     await bulkWorkMem(trx);
     await generateMonthlyActivity(trx, seed, window);
     log('  monthly activity');
     await generateIncome(trx);
     log('  income');
-    const lastResidualMonth = addMonths(currentMonth, -2);
+  };
+  // Residual statements and adjustments, from the monthly activity and income.
+  const lastResidualMonth = addMonths(currentMonth, -2);
+  const loadResiduals = async (trx: Db) => {
+    await bulkWorkMem(trx);
     await generateResiduals(trx, seed, lastResidualMonth);
     await generateAdjustments(trx, seed, lastResidualMonth);
     log('  residuals and adjustments');
-
+  };
+  /**
+   * What is looked up from the records and the merchants: ISO statuses, goals, the merchants' facts and bonus facts
+   * (none of it reads the residuals or the adjustments).
+   */
+  const loadFacts = async (trx: Db, restoreIndexes: RestoreIndexes) => {
+    await bulkWorkMem(trx);
     // The ISO statuses and the goals look up approvals by ISO and day, the budgets a month's activity.
     await restoreIndexes(['applications', 'merchant_monthly'], trx);
     log('  indexes of applications and monthly activity');
@@ -444,7 +451,9 @@ export async function generateMerchantData(
       await dailyRows(trx, 'seed_params');
       log('  daily activity');
       await sql`alter table merchant_daily enable trigger merchant_daily_bonus_days_insert`.execute(trx);
-      await loadRest(trx, restoreIndexes);
+      await loadMonthly(trx);
+      await loadResiduals(trx);
+      await loadFacts(trx, restoreIndexes);
       await rebuildAll(trx);
       log('  rollups and Self Serve rows');
       // ACH and the bonus runs (the product's own queries) are planned on statistics: this transaction's rows have
@@ -492,14 +501,30 @@ export async function generateMerchantData(
         });
       })(),
     );
-    // The records made from the days on one connection; the groups' daily rollup on the other.
+    // The monthly activity and income on one connection, then what is looked up from them; the groups' daily rollup
+    // on the other, then the residuals and adjustments once the monthly activity and income are committed. Each
+    // transaction gives the empty tables it fills new storage (no WAL, as above).
+    const monthly = db.transaction().execute(async (trx) => {
+      await freshStorage(trx, ['merchant_monthly', 'merchant_income']);
+      await loadMonthly(trx);
+    });
     await both(
-      db.transaction().execute((trx) => loadRest(trx, restoreIndexes)),
-      db.transaction().execute(async (trx) => {
-        await bulkWorkMem(trx);
-        await freshStorage(trx, ['bi_group_daily', 'processing_daily']);
-        await rebuildFromDays(trx);
-      }),
+      (async () => {
+        await monthly;
+        await db.transaction().execute((trx) => loadFacts(trx, restoreIndexes));
+      })(),
+      (async () => {
+        await db.transaction().execute(async (trx) => {
+          await bulkWorkMem(trx);
+          await freshStorage(trx, ['bi_group_daily', 'processing_daily']);
+          await rebuildFromDays(trx);
+        });
+        await monthly;
+        await db.transaction().execute(async (trx) => {
+          await freshStorage(trx, ['adjustments']);
+          await loadResiduals(trx);
+        });
+      })(),
     );
     await both(
       db.transaction().execute(async (trx) => {
