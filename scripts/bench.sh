@@ -46,7 +46,7 @@ database() {
     || "${as_pg[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U app "$1"
 }
 # Each figure at several scales: the demo scale (its own database, seeded once in about a minute), the large one
-# and, on demand, xl (about three times large, in paydesk_bench_xl, seeded once when empty: 22 minutes on this
+# and, on demand, xl (about three times large, in paydesk_bench_xl, seeded once when empty: 14 minutes on this
 # 2-core machine otherwise idle, 19 GB),
 # then side by side with the ratios (server/bench/compare.ts). BENCH_SCALES=large runs only the large scale;
 # BENCH_SCALES=demo,large,xl all three.
