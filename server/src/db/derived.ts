@@ -466,7 +466,7 @@ export async function rebuildFromRecords(db: Db): Promise<void> {
         left join merchant_income i on i.merchant_id = a.merchant_id and i.month = a.month`)}`.execute(trx);
     await sql`delete from deal_income`.execute(trx);
     await insertDealIncome(trx, sql``);
-    for (const t of BI_ROLLUPS.filter((r) => r !== 'bi_group_daily'))
+    for (const t of BI_ROLLUPS.filter((r) => !FROM_DAYS_TABLES.includes(r)))
       await sql`delete from ${sql.table(t)}`.execute(trx);
     await insertBiActivity(
       trx,
@@ -479,9 +479,12 @@ export async function rebuildFromRecords(db: Db): Promise<void> {
   });
 }
 
+/** The derived tables rebuildFromDays writes (and rebuildFromRecords does not). */
+export const FROM_DAYS_TABLES: readonly string[] = ['bi_group_daily', 'processing_daily'];
+
 /**
  * rebuildAll's part that reads the daily rows (and the merchants' groups): the groups' daily rollup and the
- * processing days made from it.
+ * processing days made from it (FROM_DAYS_TABLES).
  */
 export async function rebuildFromDays(db: Db): Promise<void> {
   await inTransaction(db, async (trx) => {

@@ -2,7 +2,7 @@ import { addMonths, firstDailyDay, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { redrawMidParts } from '../../areas/financial/queries';
 import type { Db } from '../connect';
-import { rebuildAll, rebuildFromDays, rebuildFromRecords } from '../derived';
+import { FROM_DAYS_TABLES, rebuildAll, rebuildFromDays, rebuildFromRecords } from '../derived';
 import type { NewPartner } from '../schema';
 import { generateAch } from './ach';
 import {
@@ -516,7 +516,7 @@ export async function generateMerchantData(
       (async () => {
         await db.transaction().execute(async (trx) => {
           await bulkWorkMem(trx);
-          await freshStorage(trx, ['bi_group_daily', 'processing_daily']);
+          await freshStorage(trx, FROM_DAYS_TABLES);
           await rebuildFromDays(trx);
         });
         await monthly;
@@ -531,7 +531,7 @@ export async function generateMerchantData(
         await bulkWorkMem(trx);
         await freshStorage(
           trx,
-          DERIVED_BULK_TABLES.filter((t) => !DAYS_DERIVED_TABLES.has(t)),
+          DERIVED_BULK_TABLES.filter((t) => !FROM_DAYS_TABLES.includes(t)),
         );
         await rebuildFromRecords(trx);
         log('  rollups and Self Serve rows');
@@ -565,9 +565,6 @@ export async function generateMerchantData(
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
 }
-
-/** The derived tables made from the daily rows (rebuildFromDays). */
-const DAYS_DERIVED_TABLES: ReadonlySet<string> = new Set(['bi_group_daily', 'processing_daily']);
 
 /** Both stages' ends, the first failure thrown once both have ended (neither is left running unawaited). */
 async function both(a: Promise<unknown>, b: Promise<unknown>): Promise<void> {
