@@ -2,6 +2,7 @@ import { addMonths, monthStart, residualTable, uploadTypes, XLSX_MIME } from '@p
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smallCacheEntries } from '../src/platform/answerCache';
 import { scopeTransaction } from '../src/platform/scope';
 import { Client, type TestApp, testApp } from './helpers';
 
@@ -486,6 +487,60 @@ describe('totals', () => {
     const selfServeOracle = await rawSums(SELF_SERVE_RAW, selfServeRaw(''), month);
     expect(selfServePage.total).toBe(selfServeOracle.n);
     expect(asCents(selfServePage.totals)).toEqual(selfServeOracle.sums);
+  });
+});
+
+describe('kept counts', () => {
+  it("keeps a filtered month's count and totals for its pages until a row of that month is written", async () => {
+    const partVersion = async (m: string) =>
+      Number(
+        (
+          await sql<{ version: string }>`select coalesce((select version from answer_part_versions
+            where name = 'selfserve_counts' and part = ${m}), 0)::text as version`.execute(t.db)
+        ).rows[0]?.version,
+      );
+    const filters = [{ id: 'tx_cnt', kind: 'range', min: 600, max: null }];
+    const oracle = () => rawSums(SELF_SERVE_RAW, selfServeRaw('and a.transactions >= 600'), month);
+    const before = await oracle();
+    expect(before.n).toBeGreaterThan(20);
+    // Two pages and another order of one filtered month: one count kept, the same on every page.
+    const kept = smallCacheEntries(t.db);
+    for (const body of [{ page: 1 }, { page: 2 }, { page: 2, sort: [{ id: 'dba', desc: false }] }]) {
+      const page = (await query(admin, { filters, pageSize: 10, ...body })).json();
+      expect(page.total).toBe(before.n);
+      expect(asCents(page.totals)).toEqual(before.sums);
+    }
+    expect(smallCacheEntries(t.db)).toBe(kept + 1);
+
+    // A merchant under the bound imported over it: the month's version rises and the next page counts it.
+    const under = await sql<{
+      mid: string;
+    }>`select m.mid from merchant_monthly a join merchants m on m.id = a.merchant_id
+      where a.month = ${month}::date and a.transactions < 600 order by m.mid limit 1`.execute(t.db);
+    const mid = under.rows[0]?.mid;
+    expect(mid).toBeDefined();
+    const monthBefore = await partVersion(month);
+    const earlier = addMonths(month, -1);
+    const earlierBefore = await partVersion(earlier);
+    const file = await xlsx([
+      ['mid', 'tx_amt', 'tx_cnt', 'cb_amt', 'cb_cnt', 'ref_amt', 'ref_cnt', 'income'],
+      [mid, 76543.21, 5432, 0, 0, 0, 0, 99.99],
+    ]);
+    expect((await admin.upload(`/api/selfserve/import?dt=${month}`, file)).statusCode).toBe(200);
+    expect(await partVersion(month)).toBeGreaterThan(monthBefore);
+    expect(await partVersion(earlier)).toBe(earlierBefore);
+    const after = await oracle();
+    expect(after.n).toBe(before.n + 1);
+    const page = (await query(admin, { filters, pageSize: 10, page: 2 })).json();
+    expect(page.total).toBe(after.n);
+    expect(asCents(page.totals)).toEqual(after.sums);
+
+    // A statement writing another month's rows raises that month alone.
+    const monthNow = await partVersion(month);
+    await sql`update selfserve_rows set tx_cnt = tx_cnt where month = ${earlier}::date and merchant_id = (
+      select min(merchant_id) from selfserve_rows where month = ${earlier}::date)`.execute(t.db);
+    expect(await partVersion(earlier)).toBeGreaterThan(earlierBefore);
+    expect(await partVersion(month)).toBe(monthNow);
   });
 });
 

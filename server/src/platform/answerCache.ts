@@ -32,6 +32,16 @@ interface Entry {
 }
 const caches = new WeakMap<Db, Map<string, Entry>>();
 
+/** The cache of `database` among `all`, made on first use. */
+function cacheFor<V>(all: WeakMap<Db, Map<string, V>>, database: Db): Map<string, V> {
+  let cache = all.get(database);
+  if (!cache) {
+    cache = new Map();
+    all.set(database, cache);
+  }
+  return cache;
+}
+
 /** Drops the least recently used entries until the cache is within both bounds. */
 function trim(cache: Map<string, Entry>) {
   let size = 0;
@@ -51,7 +61,8 @@ function trim(cache: Map<string, Entry>) {
  * activation: the Activation tab's list (GetActivation), in parts by approval day; fin_options: the financial
  * dashboard's filter groups (finoptions); fin_mids: its list of every MID and DBA, in parts by DBA;
  * approvals: the year's approvals to a day (approvedYTD_Details); pci_historic: the older client's whole Old
- * Merchants list (GetHistoricMerchants).
+ * Merchants list (GetHistoricMerchants); selfserve_counts: a Self Serve page's count and totals, per month
+ * (keptSmall).
  */
 export type AnswerName =
   | 'partners'
@@ -64,7 +75,8 @@ export type AnswerName =
   | 'fin_options'
   | 'fin_mids'
   | 'approvals'
-  | 'pci_historic';
+  | 'pci_historic'
+  | 'selfserve_counts';
 
 /**
  * The key an answer is kept under: the scope its rows were read in (row-level security gives an ISO-bound user
@@ -113,11 +125,7 @@ async function keptEntry(
     from answer_versions where name = ${name}`.execute(trx);
   const version = rows[0]?.version;
   if (version === undefined) throw new Error(`No answer version for ${name}`);
-  let cache = caches.get(database);
-  if (!cache) {
-    cache = new Map();
-    caches.set(database, cache);
-  }
+  const cache = cacheFor(caches, database);
   const key = `${name}:${scopeKey}`;
   const hit = cache.get(key);
   if (hit?.version === version) {
@@ -245,12 +253,7 @@ export async function keptArrayInParts<T>(
       return [p.key, `${global}:${sum}`];
     }),
   );
-  let cache = caches.get(database);
-  if (!cache) {
-    cache = new Map();
-    caches.set(database, cache);
-  }
-  const kept = cache;
+  const kept = cacheFor(caches, database);
   const use = (key: string): Entry | undefined => {
     const hit = kept.get(key);
     if (hit) {
@@ -342,3 +345,51 @@ export async function keptArrayInParts<T>(
   trim(kept);
   return new JsonText<T>(null, entry.encoded);
 }
+
+/**
+ * Small answers of many questions (a table page's count and totals for each filter asked: platform/tableQuery.ts),
+ * kept apart from the large ones so that a user trying filter after filter never pushes a large answer out. Each is
+ * kept for the answer's version and its part's in `answer_part_versions` (e.g. a month's, raised by triggers for the
+ * months a statement writes, migration 2026_12_14_0010), read in the request's own transaction as keptEntry reads
+ * them: an entry is exactly what the question would answer now. At most MAX_SMALL_ENTRIES of at most
+ * MAX_SMALL_SIZE characters each, the least recently used dropped first; a longer answer is not kept.
+ */
+const MAX_SMALL_ENTRIES = 2_000;
+export const MAX_SMALL_SIZE = 4_096;
+const smallCaches = new WeakMap<Db, Map<string, { version: string; text: string }>>();
+
+export async function keptSmall(
+  database: Db,
+  trx: Db,
+  name: AnswerName,
+  part: string,
+  key: string,
+  compute: () => Promise<string>,
+): Promise<string> {
+  const { rows } = await sql<{ version: string }>`
+    select v.version::text || ':' || coalesce((select p.version from answer_part_versions p
+      where p.name = ${name} and p.part = ${part}), 0)::text as version
+    from answer_versions v where v.name = ${name}`.execute(trx);
+  const version = rows[0]?.version;
+  if (version === undefined) throw new Error(`No answer version for ${name}`);
+  const cache = cacheFor(smallCaches, database);
+  const entryKey = `${name}:${part}:${key}`;
+  const hit = cache.get(entryKey);
+  cache.delete(entryKey);
+  if (hit?.version === version) {
+    cache.set(entryKey, hit);
+    return hit.text;
+  }
+  const text = await compute();
+  if (text.length <= MAX_SMALL_SIZE) {
+    cache.set(entryKey, { version, text });
+    for (const oldest of cache.keys()) {
+      if (cache.size <= MAX_SMALL_ENTRIES) break;
+      cache.delete(oldest);
+    }
+  }
+  return text;
+}
+
+/** How many small answers are kept for a database (tests). */
+export const smallCacheEntries = (database: Db): number => smallCaches.get(database)?.size ?? 0;

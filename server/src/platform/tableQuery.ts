@@ -8,6 +8,7 @@ import {
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { type AnswerName, keptSmall } from './answerCache';
 import { badRequest } from './errors';
 import { type HeldCursor, holdCursor } from './heldCursor';
 
@@ -359,12 +360,32 @@ async function searchedPage<Id extends string, Row>(
   };
 }
 
-/** One page of rows and the count of all matching rows. */
+/**
+ * Where a table's count and totals are kept between requests (platform/answerCache.ts, keptSmall): paging and
+ * sorting a filtered month ask the same count again, and a past month's rows rarely change. `answer` and `part` name
+ * the versions its rows' triggers raise (e.g. `selfserve_counts` and the month shown); `scope` is the request's
+ * (answerCache.ts, scopeKey); `database` the application's Db.
+ */
+export interface KeptCounts {
+  database: Db;
+  answer: AnswerName;
+  part: string;
+  scope: string;
+}
+
+/** A count statement's key: the scope, its text and its parameters (whatever built it, the same question). */
+function countKey(scope: string, statement: RawBuilder<unknown>, db: Db): string {
+  const compiled = statement.compile(db);
+  return `${scope}\u0000${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+}
+
+/** One page of rows and the count of all matching rows (the count kept between requests with `keep`). */
 export async function queryPage<Id extends string, Row>(
   db: Db,
   source: TableSource<Id>,
   request: TableRequest & { page: number; pageSize?: number | undefined },
   base: RawBuilder<unknown>[] = [],
+  keep?: KeptCounts,
 ): Promise<TablePage<Row>> {
   const pageSize = request.pageSize ?? source.def.defaultPageSize;
   if (!source.def.pageSizes.includes(pageSize)) {
@@ -411,11 +432,11 @@ export async function queryPage<Id extends string, Row>(
             summed.every((id) => r.totals[id] !== undefined),
         )
       : undefined;
-  const { rows: aggregates } =
+  const aggregates =
     conds.length === 0 && source.unfiltered
-      ? await source.unfiltered.execute(db)
+      ? source.unfiltered
       : rollup && conds.length > 0
-        ? await sql<Record<string, string> & { n: number }>`select ${sql.join([
+        ? sql<Record<string, string> & { n: number }>`select ${sql.join([
             sql`coalesce(sum(${sql.raw(rollup.count)}), 0)::int as n`,
             ...summed.map(
               (id) => sql`coalesce(sum(${sql.raw(rollup.totals[id] ?? '')}), 0)::text as ${sql.ref(id)}`,
@@ -426,12 +447,27 @@ export async function queryPage<Id extends string, Row>(
               request,
               rollup.base ? base : [],
             ),
-          )}`.execute(db)
-        : await sql<Record<string, string> & { n: number }>`select ${sql.join([
+          )}`
+        : sql<Record<string, string> & { n: number }>`select ${sql.join([
             sql`count(*) as n`,
             ...sums,
-          ])} from ${from} ${where(conds)}`.execute(db);
-  const { n = 0, ...totals } = aggregates[0] ?? {};
+          ])} from ${from} ${where(conds)}`;
+  type Counted = Record<string, string> & { n: number };
+  const counted = async (): Promise<Counted> =>
+    (await aggregates.execute(db)).rows[0] ?? ({ n: 0 } as Counted);
+  // Kept (keptCounts): the same statement with the same parameters, in the same scope, is the same question.
+  const { n = 0, ...totals } = keep
+    ? (JSON.parse(
+        await keptSmall(
+          keep.database,
+          db,
+          keep.answer,
+          keep.part,
+          countKey(keep.scope, aggregates, db),
+          async () => JSON.stringify(await counted()),
+        ),
+      ) as Counted)
+    : await counted();
   return {
     rows: present(source, rows),
     total: n,

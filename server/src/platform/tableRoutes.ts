@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RawBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/connect';
+import { type AnswerName, scopeKey } from './answerCache';
 import { type Access, type Deps, route, type Scope } from './http';
 import type { RequestUser } from './sessions';
 import { sendWorkbook } from './spreadsheets';
@@ -30,6 +31,8 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
       request: { db: Db; user: RequestUser | null },
     ) => TableSource<Id> | Promise<TableSource<Id>>;
     base?: (extra: z.output<z.ZodObject<E>>) => RawBuilder<unknown>[];
+    /** Where the page's count and totals are kept between requests (tableQuery.ts, KeptCounts). */
+    keptCounts?: (extra: z.output<z.ZodObject<E>>) => { answer: AnswerName; part: string };
     file: (extra: z.output<z.ZodObject<E>>) => { name: string; sheet: string };
   },
 ) {
@@ -43,7 +46,14 @@ export function tableRoutes<Id extends string, E extends z.ZodRawShape>(
       const extra = input as unknown as Extra;
       const req = input as unknown as TableRequest & { page: number; pageSize?: number };
       const source = await table.source(extra, { db, user });
-      return queryPage<Id, Record<string, unknown>>(db, source, req, table.base?.(extra));
+      const kept = table.keptCounts?.(extra);
+      return queryPage<Id, Record<string, unknown>>(
+        db,
+        source,
+        req,
+        table.base?.(extra),
+        kept && { database: deps.db, scope: scopeKey(user), ...kept },
+      );
     },
   });
 

@@ -10,6 +10,7 @@ import {
 } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { AnswerName } from '../../platform/answerCache';
 import { badRequest } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { applyImport, type ImportSteps, prepareImport } from '../../platform/imports';
@@ -36,6 +37,12 @@ interface MonthReport<Id extends string> {
   importColumns: readonly UploadColumn[];
   /** How an import of the month on screen applies its rows. */
   importSteps: (month: string) => ImportSteps;
+  /**
+   * Where a page's count and totals are kept (platform/tableQuery.ts, KeptCounts), for the month shown. Self Serve's
+   * rows raise their month's version (migration 2026_12_14_0010). The residuals are not kept: a month imported
+   * anew is a partition attached, which fires no trigger.
+   */
+  keptCounts?: (month: string) => { answer: AnswerName; part: string };
 }
 
 const selfServe: MonthReport<string> = {
@@ -48,6 +55,7 @@ const selfServe: MonthReport<string> = {
   tableEndpoints: reportEndpoints.selfServeTable,
   importColumns: selfServeImportColumns,
   importSteps: (month) => ({ finish: (db) => applySelfServeImport(db, month) }),
+  keptCounts: (month) => ({ answer: 'selfserve_counts', part: month }),
 };
 
 const residual: MonthReport<string> = {
@@ -69,6 +77,7 @@ const noFilters = { filters: [], sort: [], search: '' };
 /** Spec document 2 §7: Self Serve and Residual Self Serve, plus the table toolkit's query, export and import. */
 export function reportRoutes(app: FastifyInstance, deps: Deps) {
   for (const report of [selfServe, residual]) {
+    const keptCounts = report.keptCounts;
     const inMonth = (dt: string) => [sql`${sql.raw(report.monthColumn)} = ${report.checkMonth(dt)}::date`];
 
     // The spec's call: every row of the month, as a list.
@@ -113,6 +122,7 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       endpoints: report.tableEndpoints,
       source: () => report.source,
       base: ({ dt }) => inMonth(dt),
+      ...(keptCounts ? { keptCounts: ({ dt }: { dt: string }) => keptCounts(dt) } : {}),
       file: ({ dt }) => ({ name: `${report.name}-${dt.slice(0, 7)}.xlsx`, sheet: monthLabel(dt) }),
     });
 

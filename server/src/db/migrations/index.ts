@@ -85,6 +85,7 @@ import * as activationParts from './2026_12_13_0010_activation_parts';
 import * as finOptionsParts from './2026_12_13_0020_fin_options_parts';
 import * as bonusHeadsByStatement from './2026_12_13_0030_bonus_heads_by_statement';
 import * as clawbackAnswerVersion from './2026_12_13_0040_clawback_answer_version';
+import * as selfserveCounts from './2026_12_14_0010_selfserve_counts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -174,4 +175,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_13_0020_fin_options_parts': finOptionsParts,
   '2026_12_13_0030_bonus_heads_by_statement': bonusHeadsByStatement,
   '2026_12_13_0040_clawback_answer_version': clawbackAnswerVersion,
+  '2026_12_14_0010_selfserve_counts': selfserveCounts,
 };
