@@ -54,9 +54,20 @@ const env: NodeJS.ProcessEnv = {
 if (which === 'pglite') delete env.DATABASE_URL;
 else if (!env.DATABASE_URL) throw new Error('postgres: set DATABASE_URL');
 
+/**
+ * BENCH_SERVER_CPU_PROFILE=<folder>: the server writes a V8 CPU profile of each of its threads there when it ends
+ * (`node --cpu-prof`; NODE_OPTIONS may not carry that flag), to see what its main thread does during the heavy work.
+ * The profiler slows the server down: figures of such a run are not comparable with others.
+ */
+const profile = process.env.BENCH_SERVER_CPU_PROFILE;
 const server: ChildProcess = spawn(
   process.execPath,
-  ['--import', 'tsx', path.join(repo, 'server/src/main.ts')],
+  [
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : []),
+    '--import',
+    'tsx',
+    path.join(repo, 'server/src/main.ts'),
+  ],
   {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
