@@ -325,11 +325,13 @@ describe('merchants the generator did not make', () => {
     try {
       const seeded = await seededAt(db);
       const month = monthStart(seeded);
-      // An active merchant made "imported": no generator parameters, and this month a record without days.
+      // An active merchant made "imported": no generator parameters, and this month a record without days. Chosen
+      // by last month's volume: on a month's first day no merchant may have volume this month yet.
+      const previous = addMonths(month, -1);
       const m = await one<{ id: number }>(
         db,
         sql`select a.merchant_id as id from merchant_monthly a join merchants m on m.id = a.merchant_id
-            where a.month = ${month}::date and a.volume > 0 and m.closed_on is null
+            where a.month = ${previous}::date and a.volume > 0 and m.closed_on is null
             order by a.merchant_id limit 1`,
       );
       await db.deleteFrom('demo_merchant_params').where('merchant_id', '=', m.id).execute();
@@ -338,12 +340,15 @@ describe('merchants the generator did not make', () => {
         .where('merchant_id', '=', m.id)
         .where('day', '>=', month)
         .execute();
+      // This month's record, made from last month's with other figures (the seed may not have made one yet).
       await db
-        .updateTable('merchant_monthly')
-        .set({ volume: '1234.56', transactions: 7 })
+        .deleteFrom('merchant_monthly')
         .where('merchant_id', '=', m.id)
         .where('month', '=', month)
         .execute();
+      await sql`insert into merchant_monthly select (jsonb_populate_record(null::merchant_monthly, to_jsonb(a)
+          || jsonb_build_object('month', ${month}::date, 'volume', 1234.56, 'transactions', 7))).*
+        from merchant_monthly a where a.merchant_id = ${m.id} and a.month = ${previous}::date`.execute(db);
       const mine = (id: number) =>
         one<{ merchant: string; monthly: string; income: string; days: number }>(
           db,

@@ -553,6 +553,16 @@ describe('import from the CRM', () => {
 
   it('on demo data changes nothing; applies the CRM’s changes once; a second run changes nothing', async () => {
     const c = await signedIn('sales@paydesk.local');
+    // Two accounts whose groups merchants use, active in the CRM and here. An ISO is Active with an approval this
+    // month, so on a month's first day the demo may have almost none: they are made so on both sides alike.
+    const { rows: picked } = await sql<{ account_id: string }>`select a.account_id from crm_accounts a
+      where exists (select 1 from groups g join partners p on p.id = g.partner_id
+        where p.account_id = a.account_id and exists (select 1 from merchants m where m.group_id = g.group_id))
+      order by a.account_id desc limit 2`.execute(t.db);
+    expect(picked).toHaveLength(2);
+    const ids = picked.map((r) => r.account_id);
+    await sql`update crm_accounts set status = 'Active' where account_id in (${sql.join(ids)})`.execute(t.db);
+    await sql`update partners set status = 'Active' where account_id in (${sql.join(ids)})`.execute(t.db);
     const first = await runImport(c);
     expect(first.runtime_status).toBe('finished');
     expect(first.result).toMatch(
@@ -576,9 +586,11 @@ describe('import from the CRM', () => {
     await sql`update crm_accounts set account_name = account_name || ' LLC' where account_id = ${renamed?.account_id}`.execute(
       t.db,
     );
+    // A group of another account than the new one and the one the CRM drops.
     const changedGroup = await t.db
       .selectFrom('crm_groups')
       .select(['group_sf_id', 'group_id'])
+      .where('account_id', 'not in', ['001NEW000000001', gone?.account_id ?? ''])
       .orderBy('group_sf_id', 'desc')
       .executeTakeFirstOrThrow();
     await sql`update crm_groups set rev_share = 0.4321 where group_sf_id = ${changedGroup.group_sf_id}`.execute(
@@ -587,9 +599,8 @@ describe('import from the CRM', () => {
     const { rows: usedBefore } = await sql<{
       n: number;
     }>`select count(*)::int as n from groups g join partners p on p.id = g.partner_id
-      where p.account_id = ${gone?.account_id} and exists (select 1 from merchants m where m.group_id = g.group_id)`.execute(
-      t.db,
-    );
+      where p.account_id = ${gone?.account_id} and (exists (select 1 from merchants m where m.group_id = g.group_id)
+        or exists (select 1 from applications x where x.group_id = g.group_id))`.execute(t.db);
     await sql`delete from crm_groups where account_id = ${gone?.account_id}`.execute(t.db);
     await sql`delete from crm_accounts where account_id = ${gone?.account_id}`.execute(t.db);
 
@@ -616,7 +627,7 @@ describe('import from the CRM', () => {
       t.db,
     );
     expect(history.rows[0]).toEqual({ new_rev_share: '0.4321', changed_by: 'CRM import' });
-    // Groups merchants use stay though the CRM dropped their account.
+    // Groups merchants or applications use stay though the CRM dropped their account.
     const { rows: kept } = await sql<{
       n: number;
     }>`select count(*)::int as n from groups g join partners p on p.id = g.partner_id
