@@ -8,6 +8,7 @@ import {
   moveMerchant,
   rebuildAll,
   refreshDerived,
+  SOURCE_TABLES,
   type SourceChange,
 } from '../src/db/derived';
 import { catchUpLiveDemo } from '../src/db/seed/live';
@@ -517,13 +518,16 @@ describe('derived data', () => {
         trx,
       );
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    // The first holds its refresh uncommitted while the second edits the merchant and refreshes: without a
-    // queue both would subtract the same last count (on PostgreSQL; PGlite runs them in turn).
+    // The first edits the figures, lets the second edit the merchant, then refreshes and holds its refresh
+    // uncommitted while the second refreshes: without a queue both would subtract the same last count, and a
+    // writer that raised answer versions before it queued would wait on the first in a circle (on PostgreSQL;
+    // PGlite runs them in turn).
     await Promise.all([
       t.db.transaction().execute(async (trx) => {
         await bump(trx);
+        await pause(300);
         await refreshDerived(trx, change);
-        await pause(400);
+        await pause(300);
       }),
       pause(100).then(() =>
         t.db.transaction().execute(async (trx) => {
@@ -534,6 +538,23 @@ describe('derived data', () => {
       ),
     ]);
     expect(await inStep()).toEqual(IN_STEP);
+  });
+
+  it('queues every writer of a kept answer’s tables and of derived data’s sources before its first row', async () => {
+    const { rows } = await sql<{ table: string; fn: string; before: boolean }>`
+      select c.relname as "table", p.proname as fn, (g.tgtype & 2) <> 0 as before from pg_trigger g
+      join pg_class c on c.oid = g.tgrelid join pg_proc p on p.oid = g.tgfoid
+      where not g.tgisinternal and g.tgenabled = 'O'`.execute(t.db);
+    const queued = new Set(
+      rows.filter((r) => r.fn === 'paydesk_queue_writes' && r.before).map((r) => r.table),
+    );
+    // Found from the functions' own text, not from the migration's list.
+    const fns = await sql<{ fn: string }>`select proname as fn from pg_proc
+      where prosrc ilike '%answer_versions%' or prosrc ilike '%answer_part_versions%'`.execute(t.db);
+    const raising = new Set(fns.rows.map((r) => r.fn));
+    const versioned = new Set(rows.filter((r) => raising.has(r.fn)).map((r) => r.table));
+    expect(versioned.size).toBeGreaterThan(10);
+    for (const table of [...versioned, ...SOURCE_TABLES]) expect(queued, table).toContain(table);
   });
 
   it('refuses to run under the ISO role rather than refresh only what the ISO sees', async () => {

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { badRequest } from '../platform/errors';
 import type { Db } from './connect';
+import { WRITE_QUEUE_LOCK } from './migrations/helpers';
 
 /**
  * Derived data: tables that hold answers computed from the records, so screens read them instead of the raw
@@ -159,9 +160,6 @@ function dependents(source: SourceTable | keyof typeof DERIVED_TABLES): Set<keyo
   return out;
 }
 
-/** Any fixed number: the transaction-level advisory lock that refreshes of derived data queue on. */
-const REFRESH_LOCK = 720_260_001;
-
 /**
  * A refresh reads and rewrites every ISO's rows. Under the ISO role row-level security would make it quietly
  * partial (and the rollup is not writable at all), so it refuses instead: derived data is refreshed only
@@ -169,7 +167,9 @@ const REFRESH_LOCK = 720_260_001;
  *
  * Then it waits for any other refresh to commit: the rollup subtracts what it last counted, and two
  * refreshes of the same merchant-month at once would both subtract it. The callers' transactions are
- * READ COMMITTED (the default), so the statements after the lock see what the one before committed.
+ * READ COMMITTED (the default), so the statements after the lock see what the one before committed. It is the
+ * lock every writer of the sources already took at its first write (migration 2026_12_15_0010, the write queue),
+ * so a caller that wrote first holds it already.
  */
 async function beginRefresh(db: Db): Promise<void> {
   const tables = [...SOURCE_TABLES, ...Object.keys(DERIVED_TABLES), ...MERCHANT_ISO_COPIES];
@@ -180,7 +180,7 @@ async function beginRefresh(db: Db): Promise<void> {
   if (rows[0]?.scoped) {
     throw new Error('Derived data can only be refreshed outside ISO scoping (a staff request or a script)');
   }
-  await sql`select pg_advisory_xact_lock(${REFRESH_LOCK}::bigint)`.execute(db);
+  await sql`select pg_advisory_xact_lock(${WRITE_QUEUE_LOCK}::bigint)`.execute(db);
 }
 
 async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {

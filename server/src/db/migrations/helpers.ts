@@ -45,6 +45,21 @@ export async function hideFromIsoRole(db: Kysely<unknown>, tables: string[]) {
 }
 
 /**
+ * The transaction-level advisory lock that writers of kept answers and of derived data's sources queue on
+ * (migration 2026_12_15_0010, and db/derived.ts before a refresh). Baked into that migration's function: never change.
+ */
+export const WRITE_QUEUE_LOCK = 720_260_001;
+export const WRITE_QUEUE_FUNCTION = 'paydesk_queue_writes';
+
+/**
+ * The statement-level BEFORE trigger that queues a table's writers (migration 2026_12_15_0010): every table whose
+ * writes raise a kept answer's version, or that derived data is refreshed from, has it (a test checks).
+ */
+export const queueWrites = (table: string) =>
+  `create or replace trigger ${table}_queue_writes before insert or update or delete or truncate on ${table}
+     for each statement execute function ${WRITE_QUEUE_FUNCTION}()`;
+
+/**
  * A kept answer's version (platform/answerCache.ts): its row in `answer_versions`, and a statement-level trigger on
  * each table it reads that raises the version in every transaction writing the table.
  */

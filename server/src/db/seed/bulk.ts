@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../connect';
 import { BI_ROLLUPS } from '../derived';
+import { WRITE_QUEUE_FUNCTION } from '../migrations/helpers';
 
 /**
  * The tables the seed fills with most rows, or rewrites whole (ach_returns): loaded without their secondary
@@ -157,8 +158,10 @@ export interface HeldTrigger {
 /**
  * The staged seed's triggers that only count writes for the kept answers (`paydesk_bump_answer_version`: one row of
  * answer_versions per answer, which every transaction writing its tables would wait on until the other commits),
- * and the bonus rows' daily volumes (no bonus row exists while the activity loads): disabled while it loads
- * (answers those it disabled; releaseTriggers enables them). Triggers that keep tables or parts in step stay on.
+ * the write queue (`paydesk_queue_writes`, migration 2026_12_15_0010: one lock that would run the stages' writers one
+ * at a time; the stages write different tables and refresh nothing) and the bonus rows' daily volumes (no bonus row
+ * exists while the activity loads): disabled while it loads (answers those it disabled; releaseTriggers enables
+ * them). Triggers that keep tables or parts in step stay on.
  */
 export async function holdTriggers(db: Db): Promise<HeldTrigger[]> {
   const { rows } = await sql<HeldTrigger>`
@@ -167,7 +170,7 @@ export async function holdTriggers(db: Db): Promise<HeldTrigger[]> {
     join pg_namespace n on n.oid = c.relnamespace
     join pg_proc p on p.oid = t.tgfoid
     where n.nspname = current_schema() and not t.tgisinternal and t.tgenabled = 'O'
-      and (p.proname = 'paydesk_bump_answer_version'
+      and (p.proname in ('paydesk_bump_answer_version', ${WRITE_QUEUE_FUNCTION})
            or (c.relname = 'merchant_daily' and t.tgname = 'merchant_daily_bonus_days_insert'))
     order by 1, 2`.execute(db);
   for (const t of rows)
