@@ -18,28 +18,42 @@ import { useSearchParams } from 'react-router';
 import { call, errorMessage, postDownload, saveBlob } from '../../app/api';
 import { pciKeys } from '../../app/queryKeys';
 import { useSessionUser } from '../../app/session';
+import { latestParams } from '../../components/DataTable/useTableState';
 import { formatCell } from '../../components/format';
 import { PciTable } from './PciTable';
 import { billableNow, billingYears, type ChosenMonth, chosenMonth, monthLabel } from './pciMonth';
 
 type Month = { year: number; month: number };
 
-/** The billing month in the address, and a way to change it (the table's own parameters start over). */
-function useChosenMonth(): [ChosenMonth, (next: ChosenMonth) => void] {
+/**
+ * The billing month in the address, and a way to change its year or its month (the table's own parameters start
+ * over). A change applies to the address as it is now, not as last rendered: the router renders a navigation later
+ * (in a transition), and a month picked right after a year would otherwise go back to the old year.
+ */
+function useChosenMonth(): [ChosenMonth, (change: Partial<ChosenMonth>) => void] {
   const [params, setParams] = useSearchParams();
   const chosen = chosenMonth(params, new Date());
-  const choose = (next: ChosenMonth) => {
-    const kept = new URLSearchParams();
-    const tab = params.get('tab');
-    if (tab) kept.set('tab', tab);
-    kept.set('year', String(next.year));
-    if (next.month !== null) kept.set('month', String(next.month));
-    setParams(kept);
-  };
+  const choose = (change: Partial<ChosenMonth>) =>
+    setParams(() => {
+      const latest = latestParams();
+      const next = { ...chosenMonth(latest, new Date()), ...change };
+      const kept = new URLSearchParams();
+      const tab = latest.get('tab');
+      if (tab) kept.set('tab', tab);
+      kept.set('year', String(next.year));
+      if (next.month !== null) kept.set('month', String(next.month));
+      return kept;
+    });
   return [chosen, choose];
 }
 
-function MonthPicker({ chosen, onChange }: { chosen: ChosenMonth; onChange: (next: ChosenMonth) => void }) {
+function MonthPicker({
+  chosen,
+  onChange,
+}: {
+  chosen: ChosenMonth;
+  onChange: (change: Partial<ChosenMonth>) => void;
+}) {
   return (
     <Group gap="sm" mb="md" align="flex-end">
       <Select
@@ -47,7 +61,7 @@ function MonthPicker({ chosen, onChange }: { chosen: ChosenMonth; onChange: (nex
         w={120}
         data={billingYears(new Date()).map(String)}
         value={String(chosen.year)}
-        onChange={(value) => value && onChange({ ...chosen, year: Number(value) })}
+        onChange={(value) => value && onChange({ year: Number(value) })}
         allowDeselect={false}
       />
       <Select
@@ -56,7 +70,7 @@ function MonthPicker({ chosen, onChange }: { chosen: ChosenMonth; onChange: (nex
         placeholder="Choose a month"
         data={MONTH_NAMES.map((name, i) => ({ value: String(i + 1), label: name }))}
         value={chosen.month === null ? null : String(chosen.month)}
-        onChange={(value) => onChange({ ...chosen, month: value === null ? null : Number(value) })}
+        onChange={(value) => onChange({ month: value === null ? null : Number(value) })}
         allowDeselect={false}
       />
     </Group>
