@@ -76,7 +76,8 @@ export type AnswerName =
   | 'fin_mids'
   | 'approvals'
   | 'pci_historic'
-  | 'selfserve_counts';
+  | 'selfserve_counts'
+  | 'residual_counts';
 
 /**
  * The key an answer is kept under: the scope its rows were read in (row-level security gives an ISO-bound user

@@ -39,8 +39,8 @@ interface MonthReport<Id extends string> {
   importSteps: (month: string) => ImportSteps;
   /**
    * Where a page's count and totals are kept (platform/tableQuery.ts, KeptCounts), for the month shown. Self Serve's
-   * rows raise their month's version (migration 2026_12_14_0010). The residuals are not kept: a month imported
-   * anew is a partition attached, which fires no trigger.
+   * rows raise their month's version (migration 2026_12_14_0010), and so do the residuals' and the publishing of a
+   * month imported anew, a partition attached, which fires no trigger (2026_12_15_0020).
    */
   keptCounts?: (month: string) => { answer: AnswerName; part: string };
 }
@@ -69,6 +69,7 @@ const residual: MonthReport<string> = {
   importColumns: residualImportColumns,
   // The file names its months and processors; the month on screen is only where the user was.
   importSteps: () => residualImport('file'),
+  keptCounts: (month) => ({ answer: 'residual_counts', part: month }),
 };
 
 const allColumns = (def: TableDef) => def.columns.map((c) => c.id);

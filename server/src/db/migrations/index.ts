@@ -87,6 +87,7 @@ import * as bonusHeadsByStatement from './2026_12_13_0030_bonus_heads_by_stateme
 import * as clawbackAnswerVersion from './2026_12_13_0040_clawback_answer_version';
 import * as selfserveCounts from './2026_12_14_0010_selfserve_counts';
 import * as writeQueue from './2026_12_15_0010_write_queue';
+import * as residualCounts from './2026_12_15_0020_residual_counts';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -178,4 +179,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_13_0040_clawback_answer_version': clawbackAnswerVersion,
   '2026_12_14_0010_selfserve_counts': selfserveCounts,
   '2026_12_15_0010_write_queue': writeQueue,
+  '2026_12_15_0020_residual_counts': residualCounts,
 };
