@@ -38,11 +38,11 @@ interface MonthReport<Id extends string> {
   /** How an import of the month on screen applies its rows. */
   importSteps: (month: string) => ImportSteps;
   /**
-   * Where a page's count and totals are kept (platform/tableQuery.ts, KeptCounts), for the month shown. Self Serve's
-   * rows raise their month's version (migration 2026_12_14_0010), and so do the residuals' and the publishing of a
-   * month imported anew, a partition attached, which fires no trigger (2026_12_15_0020).
+   * The answer a page's count and totals are kept under (platform/tableQuery.ts, KeptCounts), per month shown: Self
+   * Serve's rows raise their month's version (migration 2026_12_14_0010), and so do the residuals' and the
+   * publishing of a month imported anew, a partition attached, which fires no trigger (2026_12_15_0020).
    */
-  keptCounts?: (month: string) => { answer: AnswerName; part: string };
+  countsAnswer: AnswerName;
 }
 
 const selfServe: MonthReport<string> = {
@@ -55,7 +55,7 @@ const selfServe: MonthReport<string> = {
   tableEndpoints: reportEndpoints.selfServeTable,
   importColumns: selfServeImportColumns,
   importSteps: (month) => ({ finish: (db) => applySelfServeImport(db, month) }),
-  keptCounts: (month) => ({ answer: 'selfserve_counts', part: month }),
+  countsAnswer: 'selfserve_counts',
 };
 
 const residual: MonthReport<string> = {
@@ -69,7 +69,7 @@ const residual: MonthReport<string> = {
   importColumns: residualImportColumns,
   // The file names its months and processors; the month on screen is only where the user was.
   importSteps: () => residualImport('file'),
-  keptCounts: (month) => ({ answer: 'residual_counts', part: month }),
+  countsAnswer: 'residual_counts',
 };
 
 const allColumns = (def: TableDef) => def.columns.map((c) => c.id);
@@ -78,7 +78,6 @@ const noFilters = { filters: [], sort: [], search: '' };
 /** Spec document 2 §7: Self Serve and Residual Self Serve, plus the table toolkit's query, export and import. */
 export function reportRoutes(app: FastifyInstance, deps: Deps) {
   for (const report of [selfServe, residual]) {
-    const keptCounts = report.keptCounts;
     const inMonth = (dt: string) => [sql`${sql.raw(report.monthColumn)} = ${report.checkMonth(dt)}::date`];
 
     // The spec's call: every row of the month, as a list.
@@ -123,7 +122,7 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
       endpoints: report.tableEndpoints,
       source: () => report.source,
       base: ({ dt }) => inMonth(dt),
-      ...(keptCounts ? { keptCounts: ({ dt }: { dt: string }) => keptCounts(dt) } : {}),
+      keptCounts: ({ dt }) => ({ answer: report.countsAnswer, part: dt }),
       file: ({ dt }) => ({ name: `${report.name}-${dt.slice(0, 7)}.xlsx`, sheet: monthLabel(dt) }),
     });
 

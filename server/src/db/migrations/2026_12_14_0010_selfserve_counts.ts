@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { partsTriggerFunction, raiseParts, run, statementTriggers } from './helpers';
+import { monthPartsAnswer, run } from './helpers';
 
 /**
  * A Self Serve page's count and totals kept between requests (platform/tableQuery.ts, KeptCounts; answer
@@ -8,17 +8,6 @@ import { partsTriggerFunction, raiseParts, run, statementTriggers } from './help
  * truncate raises the answer's own version, which every month is checked against too. Paging and sorting a filtered
  * month then count its rows once, and the live demo's writes to this month leave the past months' counts kept.
  */
-const months = (rows: string) =>
-  raiseParts('selfserve_counts', `select m::text from (select distinct month from ${rows}) d(m)`);
-
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await run(db, [
-    `insert into answer_versions (name) values ('selfserve_counts')`,
-    partsTriggerFunction('paydesk_selfserve_counts_parts', 'selfserve_counts', {
-      insert: months('new_rows'),
-      update: months('(select month from new_rows union all select month from old_rows) r'),
-      delete: months('old_rows'),
-    }),
-    ...statementTriggers('selfserve_rows', 'counts_parts', 'paydesk_selfserve_counts_parts'),
-  ]);
+  await run(db, monthPartsAnswer('selfserve_counts', 'selfserve_rows'));
 }

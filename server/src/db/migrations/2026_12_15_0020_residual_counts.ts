@@ -1,12 +1,5 @@
 import type { Kysely } from 'kysely';
-import {
-  definerFunction,
-  partsTriggerFunction,
-  raiseParts,
-  run,
-  statementTriggers,
-  WRITE_QUEUE_LOCK,
-} from './helpers';
+import { definerFunction, monthPartsAnswer, raiseParts, run, WRITE_QUEUE_LOCK } from './helpers';
 
 /**
  * A Residual Self Serve page's count and totals kept between requests (platform/tableQuery.ts, KeptCounts; answer
@@ -17,18 +10,9 @@ import {
  * function of that migration is kept under another name and called by the new one, so its body is not copied.
  * Moving a month's rows out of the default partition (`paydesk_residual_partition`) leaves its rows as they were.
  */
-const months = (rows: string) =>
-  raiseParts('residual_counts', `select m::text from (select distinct month from ${rows}) d(m)`);
-
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(db, [
-    `insert into answer_versions (name) values ('residual_counts')`,
-    partsTriggerFunction('paydesk_residual_counts_parts', 'residual_counts', {
-      insert: months('new_rows'),
-      update: months('(select month from new_rows union all select month from old_rows) r'),
-      delete: months('old_rows'),
-    }),
-    ...statementTriggers('residuals', 'counts_parts', 'paydesk_residual_counts_parts'),
+    ...monthPartsAnswer('residual_counts', 'residuals'),
     'alter function paydesk_residual_publish(text, date) rename to paydesk_residual_attach_build',
     definerFunction(
       'paydesk_residual_publish',

@@ -179,6 +179,27 @@ export const raiseParts = (answer: string, names: string) => `
   on conflict (name, part) do update set version = v.version + 1;`;
 
 /**
+ * An answer kept per month (a table page's count and totals, platform/tableQuery.ts KeptCounts): its row in
+ * `answer_versions`, and statement triggers on `table` (`<table>_counts_parts_*`, function `paydesk_<answer>_parts`)
+ * that raise the part of each month (`month` column, as text) a statement writes, the old and the new month of an
+ * update; a truncate raises the answer's own version, which every month is checked against too.
+ */
+export function monthPartsAnswer(answer: string, table: string): string[] {
+  const fn = `paydesk_${answer}_parts`;
+  const months = (rows: string) =>
+    raiseParts(answer, `select m::text from (select distinct month from ${rows}) d(m)`);
+  return [
+    `insert into answer_versions (name) values ('${answer}')`,
+    partsTriggerFunction(fn, answer, {
+      insert: months('new_rows'),
+      update: months('(select month from new_rows union all select month from old_rows) r'),
+      delete: months('old_rows'),
+    }),
+    ...statementTriggers(table, 'counts_parts', fn),
+  ];
+}
+
+/**
  * The trigger function of an answer kept in parts: `body`'s statement for each kind of write (usually raiseParts
  * over the transition tables; nothing for an insert when none is given), and on a truncate, which has no rows, the
  * answer's own version in `answer_versions`, which every part is checked against.
