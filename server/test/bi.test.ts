@@ -321,6 +321,69 @@ describe('ISO analytics', () => {
     }
   });
 
+  it("keeps the chart through a change that leaves every group's approvals alone, and follows an approval moved", async () => {
+    const c = await as('sales.admin@paydesk.local');
+    type Chart = { GroupLevel1Name: string; OpenDate: string; ApprovalCount: number }[];
+    const ask = async () => {
+      const plain = await c.post('/api/isoanalyticsdata', {});
+      const zipped = await c.post('/api/isoanalyticsdata', {}, { 'accept-encoding': 'gzip' });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      // The compressed answer is put together from pieces, the chart's kept with it: the same JSON.
+      expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
+      return plain.json().output as [Chart, { state: string; cnt: number }[], Record<string, unknown>[]];
+    };
+    const chart = (rows: Chart) =>
+      new Map(rows.map((g) => [`${g.GroupLevel1Name}|${g.OpenDate}`, g.ApprovalCount]));
+    const expected = () => {
+      const nameOf = new Map(groups.map((g) => [g.group_id, g.group_name]));
+      const approvals = new Map<string, number>();
+      for (const m of merchants) {
+        const k = `${nameOf.get(m.group_id)}|${m.approved_on.slice(0, 7)}-01`;
+        approvals.set(k, (approvals.get(k) ?? 0) + 1);
+      }
+      return approvals;
+    };
+    const iso = isos[1];
+    const moved = iso.merchants.find(
+      (m) => m.approved_on >= '2016-05-01' && m.approved_on < addMonths(monthStart(new Date()), -3),
+    );
+    const closing = iso.merchants.find((m) => isOpen(m) && m.state && m !== moved);
+    if (!moved || !closing)
+      throw new Error('the ISO needs two merchants approved before the last three months');
+    const was = { approved: moved.approved_on, closed: closing.closed_on };
+    expect(chart((await ask())[0])).toEqual(expected());
+    try {
+      // A merchant closes: the answer's version rises, every group's approvals stay; the map and stats follow.
+      await sql`update merchants set closed_on = ${today}::date where id = ${closing.id}`.execute(t.db);
+      closing.closed_on = today;
+      await refreshDerived(t.db, { table: 'merchants', ids: [closing.id] });
+      const [afterClosing, map, stats] = await ask();
+      expect(chart(afterClosing)).toEqual(expected());
+      const states = new Map<string, number>();
+      for (const m of merchants.filter((m) => isOpen(m) && m.state))
+        states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
+      expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
+      await expectStatsOf(stats, iso, '2016-05-01', monthStart(new Date()));
+      // A merchant's approval moved to another month: the chart follows it.
+      const month = addMonths(`${moved.approved_on.slice(0, 7)}-01`, 2);
+      await sql`update merchants set approved_on = ${month}::date where id = ${moved.id}`.execute(t.db);
+      moved.approved_on = month;
+      await refreshDerived(t.db, { table: 'merchants', ids: [moved.id] });
+      const afterMove = (await ask())[0];
+      expect(chart(afterMove)).toEqual(expected());
+      expect(chart(afterMove)).not.toEqual(chart(afterClosing));
+    } finally {
+      await sql`update merchants set approved_on = ${was.approved}::date where id = ${moved.id}`.execute(
+        t.db,
+      );
+      await sql`update merchants set closed_on = ${was.closed}::date where id = ${closing.id}`.execute(t.db);
+      moved.approved_on = was.approved;
+      closing.closed_on = was.closed;
+      await refreshDerived(t.db, { table: 'merchants', ids: [moved.id, closing.id] });
+    }
+    expect(chart((await ask())[0])).toEqual(expected());
+  });
+
   it('sends a large kept answer gzip-compressed to a client that accepts it, the same JSON', async () => {
     const c = await as('sales@paydesk.local');
     const plain = await c.post('/api/isoanalyticsdata', {});

@@ -88,6 +88,16 @@ export const scopeKey = (user: { isoId: number | null } | null, ...question: (st
   [user?.isoId ?? 'staff', ...question].join(':');
 
 /**
+ * An answer's text with the pieces it was put together from (their texts, in order, are the text): some kept from
+ * earlier answers with their deflate data, so the answer's gzip bytes are put together from them (gzipPieces.ts)
+ * rather than the whole text compressed again.
+ */
+export interface PiecedText {
+  text: string;
+  pieces: readonly Piece[];
+}
+
+/**
  * `database` is the application's Db (the cache's key), `trx` the request's transaction. `byDay`: the answer also
  * depends on the day (a merchant closing tomorrow is open today), so an entry is kept for the database's current
  * day only.
@@ -97,7 +107,7 @@ export async function cachedAnswer(
   trx: Db,
   name: AnswerName,
   scopeKey: string,
-  compute: () => Promise<string>,
+  compute: () => Promise<string | PiecedText>,
   options: { byDay?: boolean } = {},
 ): Promise<string> {
   const entry = await keptEntry(database, trx, name, scopeKey, compute, options);
@@ -118,7 +128,7 @@ async function keptEntry(
   trx: Db,
   name: AnswerName,
   scopeKey: string,
-  compute: () => Promise<string>,
+  compute: () => Promise<string | PiecedText>,
   { byDay = false }: { byDay?: boolean } = {},
 ): Promise<Entry> {
   const { rows } = await sql<{ version: string }>`
@@ -134,11 +144,14 @@ async function keptEntry(
     cache.set(key, hit);
     return hit;
   }
-  const text = await compute();
+  const made = await compute();
+  const text = typeof made === 'string' ? made : made.text;
+  const pieces = typeof made === 'string' ? undefined : made.pieces;
   let entry: Entry;
-  if (text.length <= KEEP_TEXT_UP_TO) entry = { version, text, encoded: {}, size: text.length };
+  if (text.length <= KEEP_TEXT_UP_TO)
+    entry = { version, text, encoded: pieces ? { pieces } : {}, size: text.length };
   else {
-    const gzip = await gzipFast(text);
+    const gzip = await (pieces ? gzipOf(pieces) : gzipFast(text));
     entry = {
       version,
       text: null,

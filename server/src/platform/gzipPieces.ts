@@ -27,6 +27,31 @@ export function piece(text: string): Piece {
   return { text, length: bytes.length, crc: crc32(bytes), deflated: deflateRawAsync(bytes, options) };
 }
 
+/**
+ * A piece whose bytes, CRC-32 and deflate data are made only when first read, once: a part of an answer that most
+ * askers of the moment may take uncompressed (ISO analytics' chart, areas/bi/queries.ts), so nothing is deflated
+ * on the thread pool until a client that accepts gzip asks.
+ */
+export function lazyPiece(text: string): Piece {
+  let made: Piece | null = null;
+  const get = () => {
+    made ??= piece(text);
+    return made;
+  };
+  return {
+    text,
+    get length() {
+      return get().length;
+    },
+    get crc() {
+      return get().crc;
+    },
+    get deflated() {
+      return get().deflated;
+    },
+  };
+}
+
 /** A small piece compressed at once (the brackets and commas an answer is put together with). */
 export function constantPiece(text: string): Piece {
   const bytes = Buffer.from(text);

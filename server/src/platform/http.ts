@@ -15,6 +15,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { Crm } from './crm';
 import { AppError, forbidden } from './errors';
+import { gzipOf, type Piece } from './gzipPieces';
 import type { Jobs } from './jobs';
 import type { Mailer } from './mailer';
 import { type RateLimitName, rateLimitOptions } from './rateLimits';
@@ -205,6 +206,11 @@ export interface KeptEncodings {
    * that does not accept gzip, and never kept.
    */
   compressedOnly?: boolean;
+  /**
+   * The answer's text in pieces, some of them kept from earlier answers with their deflate data: its gzip bytes are
+   * put together from them (gzipPieces.ts) instead of compressing the whole text again.
+   */
+  pieces?: readonly Piece[];
 }
 
 const gzipAsync = promisify(gzip);
@@ -238,7 +244,7 @@ export async function jsonBody(result: JsonText<unknown>, req: FastifyRequest, r
   if (!kept) throw new Error('An answer without its text must be kept compressed');
   reply.header('vary', 'accept-encoding');
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-    if (!kept.gzip && text !== null) kept.gzip = gzipFast(text);
+    if (!kept.gzip && text !== null) kept.gzip = kept.pieces ? gzipOf(kept.pieces) : gzipFast(text);
     reply.header('content-encoding', 'gzip');
     return kept.gzip;
   }

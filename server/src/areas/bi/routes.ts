@@ -35,9 +35,17 @@ export function biRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ db, input, user }) => {
       // Chosen groups in any order are the same question.
       const key = JSON.stringify({ ...input, groups: [...input.groups].sort() });
-      return keptJson(deps.db, db, 'bi', scopeKey(user, 'analytics', key), () => analyticsData(db, input), {
-        byDay: true,
-      });
+      const kept = scopeKey(user, 'analytics', key);
+      return keptJson(
+        deps.db,
+        db,
+        'bi',
+        kept,
+        () => analyticsData(db, input, { database: deps.db, key: kept }),
+        {
+          byDay: true,
+        },
+      );
     },
   });
 
