@@ -80,6 +80,25 @@ const addDays = (day: string, n: number) =>
   new Date(Date.parse(day) + n * 86_400_000).toISOString().slice(0, 10);
 const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 const isOpen = (m: Merchant) => m.closed_on === null || m.closed_on > today;
+
+/** Approvals per group name and month ('name|YYYY-MM-01') of the merchants as they are now. */
+function approvalsOf(): Map<string, number> {
+  const nameOf = new Map(groups.map((g) => [g.group_id, g.group_name]));
+  const approvals = new Map<string, number>();
+  for (const m of merchants) {
+    const k = `${nameOf.get(m.group_id)}|${m.approved_on.slice(0, 7)}-01`;
+    approvals.set(k, (approvals.get(k) ?? 0) + 1);
+  }
+  return approvals;
+}
+
+/** Open merchants per state, of the merchants as they are now. */
+function openPerState(): Map<string, number> {
+  const states = new Map<string, number>();
+  for (const m of merchants.filter((m) => isOpen(m) && m.state))
+    states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
+  return states;
+}
 const round1 = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
 
 /** The stats rows of an ISO's groups over deals approved in start–end, computed from the raw rows (docs/bi.md). */
@@ -237,14 +256,8 @@ describe('ISO analytics', () => {
       { state: string; cnt: number }[],
       Record<string, unknown>[],
     ];
-    const nameOf = new Map(groups.map((g) => [g.group_id, g.group_name]));
-    const approvals = new Map<string, number>();
-    for (const m of merchants) {
-      const k = `${nameOf.get(m.group_id)}|${m.approved_on.slice(0, 7)}-01`;
-      approvals.set(k, (approvals.get(k) ?? 0) + 1);
-    }
     expect(new Map(graph.map((g) => [`${g.GroupLevel1Name}|${g.OpenDate}`, g.ApprovalCount]))).toEqual(
-      approvals,
+      approvalsOf(),
     );
     // By month, then by group name.
     const order = graph.map((g) => [g.OpenDate, g.GroupLevel1Name] as const);
@@ -256,10 +269,7 @@ describe('ISO analytics', () => {
       }),
     ).toBe(true);
 
-    const states = new Map<string, number>();
-    for (const m of merchants.filter((m) => isOpen(m) && m.state))
-      states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
-    expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
+    expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(openPerState());
 
     const withDeals = new Set(merchants.map((m) => m.group_id));
     expect(stats.length).toBe(
@@ -334,15 +344,6 @@ describe('ISO analytics', () => {
     };
     const chart = (rows: Chart) =>
       new Map(rows.map((g) => [`${g.GroupLevel1Name}|${g.OpenDate}`, g.ApprovalCount]));
-    const expected = () => {
-      const nameOf = new Map(groups.map((g) => [g.group_id, g.group_name]));
-      const approvals = new Map<string, number>();
-      for (const m of merchants) {
-        const k = `${nameOf.get(m.group_id)}|${m.approved_on.slice(0, 7)}-01`;
-        approvals.set(k, (approvals.get(k) ?? 0) + 1);
-      }
-      return approvals;
-    };
     const iso = isos[1];
     const moved = iso.merchants.find(
       (m) => m.approved_on >= '2016-05-01' && m.approved_on < addMonths(monthStart(new Date()), -3),
@@ -351,18 +352,15 @@ describe('ISO analytics', () => {
     if (!moved || !closing)
       throw new Error('the ISO needs two merchants approved before the last three months');
     const was = { approved: moved.approved_on, closed: closing.closed_on };
-    expect(chart((await ask())[0])).toEqual(expected());
+    expect(chart((await ask())[0])).toEqual(approvalsOf());
     try {
       // A merchant closes: the answer's version rises, every group's approvals stay; the map and stats follow.
       await sql`update merchants set closed_on = ${today}::date where id = ${closing.id}`.execute(t.db);
       closing.closed_on = today;
       await refreshDerived(t.db, { table: 'merchants', ids: [closing.id] });
       const [afterClosing, map, stats] = await ask();
-      expect(chart(afterClosing)).toEqual(expected());
-      const states = new Map<string, number>();
-      for (const m of merchants.filter((m) => isOpen(m) && m.state))
-        states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
-      expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
+      expect(chart(afterClosing)).toEqual(approvalsOf());
+      expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(openPerState());
       await expectStatsOf(stats, iso, '2016-05-01', monthStart(new Date()));
       // A merchant's approval moved to another month: the chart follows it.
       const month = addMonths(`${moved.approved_on.slice(0, 7)}-01`, 2);
@@ -370,7 +368,7 @@ describe('ISO analytics', () => {
       moved.approved_on = month;
       await refreshDerived(t.db, { table: 'merchants', ids: [moved.id] });
       const afterMove = (await ask())[0];
-      expect(chart(afterMove)).toEqual(expected());
+      expect(chart(afterMove)).toEqual(approvalsOf());
       expect(chart(afterMove)).not.toEqual(chart(afterClosing));
     } finally {
       await sql`update merchants set approved_on = ${was.approved}::date where id = ${moved.id}`.execute(
@@ -381,7 +379,7 @@ describe('ISO analytics', () => {
       closing.closed_on = was.closed;
       await refreshDerived(t.db, { table: 'merchants', ids: [moved.id, closing.id] });
     }
-    expect(chart((await ask())[0])).toEqual(expected());
+    expect(chart((await ask())[0])).toEqual(approvalsOf());
   });
 
   it('sends a large kept answer gzip-compressed to a client that accepts it, the same JSON', async () => {
@@ -476,10 +474,7 @@ describe('ISO analytics', () => {
       const [, map, stats] = (
         await (await as('sales@paydesk.local')).post('/api/isoanalyticsdata', {})
       ).json().output as [unknown, { state: string; cnt: number }[], Record<string, unknown>[]];
-      const states = new Map<string, number>();
-      for (const m of merchants.filter((m) => isOpen(m) && m.state))
-        states.set(m.state as string, (states.get(m.state as string) ?? 0) + 1);
-      expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(states);
+      expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(openPerState());
       await expectStatsOf(stats, iso, '2016-05-01', monthStart(new Date()));
     } finally {
       await set(closed, was[0]);

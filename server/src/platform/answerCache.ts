@@ -32,8 +32,8 @@ interface Entry {
 }
 const caches = new WeakMap<Db, Map<string, Entry>>();
 
-/** The cache of `database` among `all`, made on first use. */
-function cacheFor<V>(all: WeakMap<Db, Map<string, V>>, database: Db): Map<string, V> {
+/** The cache of `database` among `all`, made on first use (also for a module's own kept values). */
+export function cacheFor<V>(all: WeakMap<Db, Map<string, V>>, database: Db): Map<string, V> {
   let cache = all.get(database);
   if (!cache) {
     cache = new Map();

@@ -10,7 +10,7 @@ import {
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
 import { BI_PROFILES, isoInfoSums, OPEN_TODAY } from '../../db/derived';
-import type { PiecedText } from '../../platform/answerCache';
+import { cacheFor, type PiecedText } from '../../platform/answerCache';
 import { badRequest } from '../../platform/errors';
 import { lazyPiece, type Piece } from '../../platform/gzipPieces';
 
@@ -98,8 +98,8 @@ async function approvalsGraph(
   chosen: Awaited<ReturnType<typeof chosenGroups>>,
   kept?: { database: Db; key: string },
 ): Promise<Piece> {
-  const names = createHash('sha256').update(JSON.stringify(chosen.groups)).digest('base64');
-  const memo = kept ? keptGraphsOf(kept.database) : null;
+  const memo = kept ? cacheFor(keptGraphs, kept.database) : null;
+  const names = kept ? createHash('sha256').update(JSON.stringify(chosen.groups)).digest('base64') : '';
   const held = kept ? memo?.get(kept.key) : undefined;
   const known = held && held.names === names ? held.digest : '';
   const { rows } = await sql<{ digest: string; group_id: string | null; days: string; counts: string }>`
@@ -110,10 +110,10 @@ async function approvalsGraph(
     select d.digest, t.group_id, t.approval_months as days, t.approval_counts as counts
     from d left join bi_group_totals t on d.digest <> ${known} and ${chosen.of('t')}`.execute(db);
   const digest = rows[0]?.digest ?? '';
-  if (held && known !== '' && digest === known) {
+  if (kept && memo && held && known !== '' && digest === known) {
     // Used now: the least recently used chart goes first.
-    memo?.delete(kept?.key as string);
-    memo?.set(kept?.key as string, held);
+    memo.delete(kept.key);
+    memo.set(kept.key, held);
     return held.piece;
   }
   const text = graphText(
@@ -140,14 +140,6 @@ async function approvalsGraph(
 const KEPT_GRAPHS = 8;
 const KEEP_GRAPH_FROM = 32 * 1024;
 const keptGraphs = new WeakMap<Db, Map<string, { digest: string; names: string; piece: Piece }>>();
-function keptGraphsOf(database: Db) {
-  let memo = keptGraphs.get(database);
-  if (!memo) {
-    memo = new Map();
-    keptGraphs.set(database, memo);
-  }
-  return memo;
-}
 
 /** One group's months (days from 2000-01-01) and their counts, each an array's text: '{5965,5996}', '{3,1}'. */
 interface GraphRow {
