@@ -12,7 +12,17 @@ import {
   keptJson,
   MAX_CACHED_SIZE,
 } from '../src/platform/answerCache';
-import { constantPiece, crc32Combine, gzipOf, piece } from '../src/platform/gzipPieces';
+import {
+  bytesPiece,
+  constantPiece,
+  crc32Combine,
+  gzipOf,
+  lazyPiece,
+  type Piece,
+  piece,
+  textOf,
+  utf8Of,
+} from '../src/platform/gzipPieces';
 import { jsonBody } from '../src/platform/http';
 import { migratedDatabase } from './helpers';
 
@@ -222,5 +232,13 @@ describe('kept answers', () => {
     const pieces = texts.map((text, i) => (i % 2 === 0 ? piece(text) : constantPiece(text)));
     expect(gunzipSync(await gzipOf(pieces)).toString('utf8')).toBe(texts.join(''));
     expect(gunzipSync(await gzipOf([])).toString('utf8')).toBe('');
+    // Pieces made lazily, or kept as their bytes: the same text, bytes, lengths and gzip member.
+    const made = [piece, constantPiece, lazyPiece, (text: string) => bytesPiece(Buffer.from(text))];
+    const mixed = texts.map((text, i) => (made[i % made.length] as (text: string) => Piece)(text));
+    expect(mixed.map((p) => p.length)).toEqual(texts.map((text) => Buffer.byteLength(text)));
+    expect(textOf(mixed)).toBe(texts.join(''));
+    expect(utf8Of(mixed).equals(Buffer.from(texts.join('')))).toBe(true);
+    expect(gunzipSync(await gzipOf(mixed)).toString('utf8')).toBe(texts.join(''));
+    expect(mixed.map((p) => p.crc)).toEqual(texts.map((text) => crc32(Buffer.from(text))));
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
-import { constantPiece, gzipOf, type Piece, piece } from './gzipPieces';
+import { constantPiece, gzipOf, type Piece, piece, textOf } from './gzipPieces';
 import { gunzipText, gzipFast, JsonText, type KeptEncodings } from './http';
 
 /**
@@ -14,9 +14,10 @@ import { gunzipText, gzipFast, JsonText, type KeptEncodings } from './http';
  * everyone); a bounded number of entries and of size is kept, the least recently used dropped first. Some answers
  * are large (ISO analytics of every group: 4 MB at the large scale, 12 MB at xl; a month of PCI billing at xl:
  * 146,666 rows, 33 MB), so the size is the bound that matters. An answer of up to half the bound is kept as its
- * text (its size: its characters); a larger one is kept gzip-compressed only (its size: the compressed bytes,
- * about a tenth), sent as it is to clients that accept gzip and unpacked for each one that does not. An answer
- * whose kept form would still be larger than half the bound is sent but not kept.
+ * text or as the pieces it was put together from (its size: its characters, or its pieces' bytes); a larger one is
+ * kept gzip-compressed only (its size: the compressed bytes, about a tenth), sent as it is to clients that accept
+ * gzip and unpacked for each one that does not. An answer whose kept form would still be larger than half the bound
+ * is sent but not kept.
  */
 const MAX_ENTRIES = 64;
 export const MAX_CACHED_SIZE = 32_000_000;
@@ -24,10 +25,10 @@ export const MAX_CACHED_SIZE = 32_000_000;
 export const KEEP_TEXT_UP_TO = MAX_CACHED_SIZE / 2;
 interface Entry {
   version: string;
-  /** Null when the answer is kept compressed only (encoded.gzip). */
+  /** Null when the answer is kept as pieces (encoded.pieces) or compressed only (encoded.gzip). */
   text: string | null;
   encoded: KeptEncodings;
-  /** What the entry counts against the bound: its text's characters, or its compressed bytes. */
+  /** What the entry counts against the bound: its text's characters (its pieces' bytes), or its compressed bytes. */
   size: number;
 }
 const caches = new WeakMap<Db, Map<string, Entry>>();
@@ -88,12 +89,11 @@ export const scopeKey = (user: { isoId: number | null } | null, ...question: (st
   [user?.isoId ?? 'staff', ...question].join(':');
 
 /**
- * An answer's text with the pieces it was put together from (their texts, in order, are the text): some kept from
- * earlier answers with their deflate data, so the answer's gzip bytes are put together from them (gzipPieces.ts)
- * rather than the whole text compressed again.
+ * An answer as the pieces it is put together from (their texts, in order, are its text): some kept from earlier
+ * answers with their deflate data or their bytes, so the answer's gzip bytes, or its plain ones, are put together
+ * from them (gzipPieces.ts) rather than the whole text joined, encoded or compressed again.
  */
 export interface PiecedText {
-  text: string;
   pieces: readonly Piece[];
 }
 
@@ -111,7 +111,10 @@ export async function cachedAnswer(
   options: { byDay?: boolean } = {},
 ): Promise<string> {
   const entry = await keptEntry(database, trx, name, scopeKey, compute, options);
-  return entry.text ?? gunzipText(entry.encoded.gzip as Promise<Buffer>);
+  if (entry.text !== null) return entry.text;
+  return entry.encoded.pieces
+    ? textOf(entry.encoded.pieces)
+    : gunzipText(entry.encoded.gzip as Promise<Buffer>);
 }
 
 /**
@@ -145,13 +148,13 @@ async function keptEntry(
     return hit;
   }
   const made = await compute();
-  const text = typeof made === 'string' ? made : made.text;
+  const text = typeof made === 'string' ? made : null;
   const pieces = typeof made === 'string' ? undefined : made.pieces;
+  const length = text?.length ?? (pieces ?? []).reduce((n, p) => n + p.length, 0);
   let entry: Entry;
-  if (text.length <= KEEP_TEXT_UP_TO)
-    entry = { version, text, encoded: pieces ? { pieces } : {}, size: text.length };
+  if (length <= KEEP_TEXT_UP_TO) entry = { version, text, encoded: pieces ? { pieces } : {}, size: length };
   else {
-    const gzip = await (pieces ? gzipOf(pieces) : gzipFast(text));
+    const gzip = await (pieces ? gzipOf(pieces) : gzipFast(text as string));
     entry = {
       version,
       text: null,
@@ -162,7 +165,11 @@ async function keptEntry(
   cache.delete(key);
   if (entry.size <= MAX_CACHED_SIZE / 2) cache.set(key, entry);
   trim(cache);
-  // This request has the text at hand, kept or not.
+  // This request has the text (or the pieces) at hand, kept or not.
+  if (pieces)
+    return entry.encoded.pieces
+      ? entry
+      : { ...entry, text: null, encoded: { gzip: entry.encoded.gzip, pieces } };
   return entry.text === text ? entry : { ...entry, text };
 }
 
@@ -173,7 +180,7 @@ export function cacheSize(database: Db): { entries: number; size: number; compre
   let compressed = 0;
   for (const entry of cache?.values() ?? []) {
     size += entry.size;
-    if (entry.text === null) compressed++;
+    if (entry.text === null && !entry.encoded.pieces) compressed++;
   }
   return { entries: cache?.size ?? 0, size, compressed };
 }

@@ -16,6 +16,11 @@ export interface Piece {
   crc: number;
   /** Its deflate data, ended by a sync flush (not a final block). */
   deflated: Promise<Buffer>;
+  /**
+   * Its UTF-8 bytes, where the piece keeps them (bytesPiece: a large piece written as bytes): an answer's plain body
+   * is then put together from them (utf8Of) rather than its whole text encoded again.
+   */
+  bytes?: Buffer;
 }
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -29,8 +34,8 @@ export function piece(text: string): Piece {
 
 /**
  * A piece whose bytes, CRC-32 and deflate data are made only when first read, once: a part of an answer that most
- * askers of the moment may take uncompressed (ISO analytics' chart, areas/bi/queries.ts), so nothing is deflated
- * on the thread pool until a client that accepts gzip asks.
+ * askers of the moment may take uncompressed, so nothing is deflated on the thread pool until a client that accepts
+ * gzip asks.
  */
 export function lazyPiece(text: string): Piece {
   let made: Piece | null = null;
@@ -38,10 +43,12 @@ export function lazyPiece(text: string): Piece {
     made ??= piece(text);
     return made;
   };
+  let length: number | null = null;
   return {
     text,
     get length() {
-      return get().length;
+      length ??= made?.length ?? Buffer.byteLength(text);
+      return length;
     },
     get crc() {
       return get().crc;
@@ -51,6 +58,40 @@ export function lazyPiece(text: string): Piece {
     },
   };
 }
+
+/**
+ * A piece written as UTF-8 bytes (ISO analytics' chart, areas/bi/queries.ts: 10 MB at the xl scale), kept as them:
+ * its text is decoded, and its CRC-32 and deflate data made, only when first read, once. A client that does not
+ * accept gzip is sent the bytes themselves (utf8Of), so the chart is neither decoded nor encoded again.
+ */
+export function bytesPiece(bytes: Buffer): Piece {
+  let text: string | null = null;
+  let crc: number | null = null;
+  let deflated: Promise<Buffer> | null = null;
+  return {
+    bytes,
+    length: bytes.length,
+    get text() {
+      text ??= bytes.toString('utf8');
+      return text;
+    },
+    get crc() {
+      crc ??= crc32(bytes);
+      return crc;
+    },
+    get deflated() {
+      deflated ??= deflateRawAsync(bytes, options);
+      return deflated;
+    },
+  };
+}
+
+/** The UTF-8 bytes of the pieces' text, in order: the bytes a piece keeps, the others' encoded. */
+export const utf8Of = (pieces: readonly Piece[]): Buffer =>
+  Buffer.concat(pieces.map((p) => p.bytes ?? Buffer.from(p.text)));
+
+/** The pieces' text, in order. */
+export const textOf = (pieces: readonly Piece[]): string => pieces.map((p) => p.text).join('');
 
 /** A small piece compressed at once (the brackets and commas an answer is put together with). */
 export function constantPiece(text: string): Piece {

@@ -15,7 +15,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { Crm } from './crm';
 import { AppError, forbidden } from './errors';
-import { gzipOf, type Piece } from './gzipPieces';
+import { gzipOf, type Piece, textOf, utf8Of } from './gzipPieces';
 import type { Jobs } from './jobs';
 import type { Mailer } from './mailer';
 import { type RateLimitName, rateLimitOptions } from './rateLimits';
@@ -188,8 +188,8 @@ export class JsonText<T> {
   declare readonly answer: T;
   /**
    * `encoded`: where the encodings of a kept answer (platform/answerCache.ts) are kept with it, so a large answer
-   * asked again is neither encoded nor compressed again. `text` is null for an answer kept compressed only, asked
-   * again: its `encoded.gzip` is then set.
+   * asked again is neither encoded nor compressed again. `text` is null for an answer kept as pieces (its
+   * `encoded.pieces` set) and for one kept compressed only, asked again (its `encoded.gzip` set).
    */
   constructor(
     readonly text: string | null,
@@ -234,19 +234,30 @@ const COMPRESS_FROM = 64 * 1024;
  * The body of a JsonText answer. A kept one of some size goes out gzip-compressed to a client that accepts it (a
  * browser always does: ISO analytics of every group is 4 MB of JSON at the large scale and about a tenth of
  * that compressed), compressed once at the fastest level on zlib's thread and kept with the answer; otherwise
- * as its UTF-8 bytes, also made once (or, for an answer kept compressed only, unpacked for that client). Answers
+ * as its UTF-8 bytes, also made once (or, for an answer kept compressed only, unpacked for that client). An answer
+ * kept as pieces has both put together from its pieces (gzipPieces.ts): its text is never joined to be sent. Answers
  * not kept are sent as text: compressing them on every request would take the thread pool from sign-in's argon2.
  */
 export async function jsonBody(result: JsonText<unknown>, req: FastifyRequest, reply: FastifyReply) {
   reply.type('application/json; charset=utf-8');
   const { text, encoded: kept } = result;
-  if (text !== null && (!kept || text.length < COMPRESS_FROM)) return text;
-  if (!kept) throw new Error('An answer without its text must be kept compressed');
+  if (!kept) {
+    if (text === null) throw new Error('An answer without its text must be kept');
+    return text;
+  }
+  const pieces = kept.pieces;
+  const size = pieces ? pieces.reduce((n, p) => n + p.length, 0) : (text?.length ?? COMPRESS_FROM);
+  if (size < COMPRESS_FROM) return text ?? textOf(pieces ?? []);
   reply.header('vary', 'accept-encoding');
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-    if (!kept.gzip && text !== null) kept.gzip = kept.pieces ? gzipOf(kept.pieces) : gzipFast(text);
+    if (!kept.gzip && pieces) kept.gzip = gzipOf(pieces);
+    else if (!kept.gzip && text !== null) kept.gzip = gzipFast(text);
     reply.header('content-encoding', 'gzip');
     return kept.gzip;
+  }
+  if (pieces) {
+    kept.utf8 ??= utf8Of(pieces);
+    return kept.utf8;
   }
   if (text === null) {
     if (!kept.gzip) throw new Error('An answer without its text must be kept compressed');

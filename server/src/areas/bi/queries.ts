@@ -12,7 +12,7 @@ import type { Db } from '../../db/connect';
 import { BI_PROFILES, isoInfoSums, OPEN_TODAY } from '../../db/derived';
 import { cacheFor, type PiecedText } from '../../platform/answerCache';
 import { badRequest } from '../../platform/errors';
-import { lazyPiece, type Piece } from '../../platform/gzipPieces';
+import { bytesPiece, lazyPiece, type Piece } from '../../platform/gzipPieces';
 
 /*
  * Business Intelligence (docs/bi.md defines every figure). Every query runs in the caller's ISO scope, so an
@@ -86,11 +86,11 @@ async function chosenGroups(
  * driver's 36,000 row objects and their strings were what the young generation's collections copied, and the
  * slowest asks were those collections.
  *
- * The chart's text is also kept between answers (`kept`): the answer's version rises with every write to a
+ * The chart's bytes are also kept between answers (`kept`): the answer's version rises with every write to a
  * merchant, its income, a group or a partner, and most of those (an income import, a merchant's closing, its DBA)
  * leave every group's approvals as they were. The same statement answers an MD5 of the groups' rows it reads
  * (their months and counts, by group ID), and those rows only when that differs from the kept chart's; with the
- * groups' names and IDs unchanged as well, the kept text is the chart of this snapshot. At xl the chart is 10 MB
+ * groups' names and IDs unchanged as well, the kept bytes are the chart of this snapshot. At xl the chart is 10 MB
  * written from 110,000 months: the usual first ask after a change reads one row instead (docs/bench.md).
  */
 async function approvalsGraph(
@@ -116,12 +116,12 @@ async function approvalsGraph(
     memo.set(kept.key, held);
     return held.piece;
   }
-  const text = graphText(
+  const bytes = graphBytes(
     chosen.groups,
     rows.filter((r): r is GraphRow & { digest: string } => r.group_id !== null),
   );
-  const made = lazyPiece(text);
-  if (kept && memo && text.length >= KEEP_GRAPH_FROM) {
+  const made = bytesPiece(bytes);
+  if (kept && memo && bytes.length >= KEEP_GRAPH_FROM) {
     memo.delete(kept.key);
     memo.set(kept.key, { digest, names, piece: made });
     for (const key of memo.keys()) {
@@ -140,6 +140,69 @@ async function approvalsGraph(
 const KEPT_GRAPHS = 8;
 const KEEP_GRAPH_FROM = 32 * 1024;
 const keptGraphs = new WeakMap<Db, Map<string, { digest: string; names: string; piece: Piece }>>();
+
+/**
+ * output[1], open merchants per state, as JSON text: the states of the map's rows with their centres (a state
+ * without one is left off).
+ */
+function statesJson(map: string | null): string {
+  const perState = JSON.parse(map ?? '[]') as [string, number][];
+  const states: IsoAnalyticsAnswer['output'][1] = perState.flatMap(([state, cnt]) => {
+    const centre = STATE_CENTERS[state];
+    return centre ? [{ state, state_lat: centre[0], state_lng: centre[1], cnt }] : [];
+  });
+  return JSON.stringify(states);
+}
+
+/**
+ * The map kept between answers, as the chart is: it is read from `bi_group_states` alone, whose own version
+ * (`bi_map`, raised by every statement that writes it: migration 2026_12_16_0010) and the day (who is open today)
+ * are read in the request's transaction with its first statement. A kept map for the same question, scope and
+ * chosen group IDs at that version and day is the map of this snapshot; most changes that raise the answer's
+ * version (an income import, a partner's or a group's details) leave it so. `kept` is the map's text when it
+ * holds, else `keep` keeps the map just worked out.
+ */
+function keptMap(
+  chosen: Awaited<ReturnType<typeof chosenGroups>> | 'every group',
+  version: string,
+  kept?: { database: Db; key: string },
+): { kept?: string; keep: (text: string) => string } {
+  if (!kept || version === '') return { keep: (text) => text };
+  const memo = cacheFor(keptMaps, kept.database);
+  // Every group's map reads every row its scope sees; a few groups' map, those groups' rows.
+  const ids =
+    chosen === 'every group'
+      ? chosen
+      : createHash('sha256')
+          .update(
+            chosen.groups
+              .map((g) => g.group_id)
+              .sort()
+              .join(','),
+          )
+          .digest('base64');
+  const held = memo.get(kept.key);
+  if (held && held.version === version && held.ids === ids) {
+    memo.delete(kept.key);
+    memo.set(kept.key, held);
+    return { kept: held.text, keep: (text) => text };
+  }
+  return {
+    keep: (text) => {
+      memo.delete(kept.key);
+      memo.set(kept.key, { version, ids, text });
+      for (const key of memo.keys()) {
+        if (memo.size <= KEPT_MAPS) break;
+        memo.delete(key);
+      }
+      return text;
+    },
+  };
+}
+
+/** Maps kept per application database and question, at most KEPT_MAPS (each a few kilobytes: 51 states). */
+const KEPT_MAPS = 64;
+const keptMaps = new WeakMap<Db, Map<string, { version: string; ids: string; text: string }>>();
 
 /** One group's months (days from 2000-01-01) and their counts, each an array's text: '{5965,5996}', '{3,1}'. */
 interface GraphRow {
@@ -166,12 +229,12 @@ function dayOf(cache: Map<number, { month: number; text: Buffer }>, day: number)
 }
 
 /**
- * The graph's JSON text from the groups' rows (approvalsGraph). Each row is put in order by one number (its month
+ * The graph's JSON, as UTF-8 bytes, from the groups' rows (approvalsGraph). Each row is put in order by one number (its month
  * from year 0, then its name's place, then the row's own place: exact in a float64 up to 2^53). Rows of two groups
  * that share a name (the same month and place) come out next to each other and are written as one, their counts
  * added up.
  */
-function graphText(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): string {
+function graphBytes(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): Buffer {
   const names = [...new Set(groups.map((g) => g.group_name))].sort(collator.compare);
   const placeOfName = new Map(names.map((n, i) => [n, i]));
   const placeOf = new Map(groups.map((g) => [g.group_id, placeOfName.get(g.group_name) as number]));
@@ -256,7 +319,8 @@ function graphText(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): s
   }
   if (row >= 0) write();
   out[at++] = 93; // ]
-  return out.toString('utf8', 0, at);
+  // Its own bytes (the buffer above is sized for the longest counts), kept with a kept chart.
+  return Buffer.from(out.subarray(0, at));
 }
 
 const collator = new Intl.Collator('en-US');
@@ -277,9 +341,15 @@ export async function analyticsData(
     chosenGroups(db, input.groups),
     // Each deal's income through the last month chosen: its whole history (deal_income) when no income is
     // recorded after that month, as for the usual window that runs to the current month; else its income rows.
-    sql<{ month: string | null }>`select max(month)::text as month from merchant_income`.execute(db),
+    // With the version of the map's rollup and the day (keptMap).
+    sql<{ month: string | null; map_version: string }>`
+      select max(month)::text as month,
+             (select version::text from answer_versions where name = 'bi_map') || ':' || current_date::text
+               as map_version
+      from merchant_income`.execute(db),
   ]);
   const graph = approvalsGraph(db, chosen, kept);
+  const map = keptMap(input.groups.length === 0 ? 'every group' : chosen, latest[0]?.map_version ?? '', kept);
 
   // The stats' groups with their ISOs, and the ISOs concerned: a group's row carries its ISO's house profit,
   // earned by every group of the ISO.
@@ -370,30 +440,25 @@ export async function analyticsData(
     )
     select (select string_agg(row_to_json(x)::text, ',' order by x."approvedCount" desc, x.groupname) from stats x)
              as stats,
-           (select json_agg(json_build_array(m.state, m.cnt) order by m.state)::text from map m) as map`.execute(
-    db,
-  );
+           ${
+             // A map kept for this snapshot: the CTE is not referenced, so not worked out.
+             map.kept === undefined
+               ? sql`(select json_agg(json_build_array(m.state, m.cnt) order by m.state)::text from map m)`
+               : sql`null`
+           } as map`.execute(db);
 
   // A failed statement fails the others of the transaction: each is awaited here, so none goes unhandled.
   const [graphPiece, { rows }] = await Promise.all([graph, statsAndMap]);
-  const { stats, map } = rows[0] ?? { stats: null, map: null };
+  const { stats } = rows[0] ?? { stats: null };
 
   // Every row is built here or selected with a fixed column list, so the answer is written once, without
   // checking tens of thousands of graph rows against the schema (JsonText in platform/http.ts; bi.test.ts
   // parses the answers with it).
-  const perState = JSON.parse(map ?? '[]') as [string, number][];
-  const states: IsoAnalyticsAnswer['output'][1] = perState.flatMap(([state, cnt]) => {
-    const centre = STATE_CENTERS[state];
-    return centre ? [{ state, state_lat: centre[0], state_lng: centre[1], cnt }] : [];
-  });
+  const states = map.kept ?? map.keep(statesJson(rows[0]?.map ?? null));
   // The answer in three pieces, the chart's kept with its deflate data (approvalsGraph): a client that accepts gzip
   // gets bytes put together from them, the chart compressed once for as long as it is kept.
-  const pieces = [
-    lazyPiece('{"output":['),
-    graphPiece,
-    lazyPiece(`,${JSON.stringify(states)},[${stats ?? ''}]]}`),
-  ];
-  return { text: pieces.map((p) => p.text).join(''), pieces };
+  const pieces = [lazyPiece('{"output":['), graphPiece, lazyPiece(`,${states},[${stats ?? ''}]]}`)];
+  return { pieces };
 }
 
 /**

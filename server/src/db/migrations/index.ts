@@ -88,6 +88,7 @@ import * as clawbackAnswerVersion from './2026_12_13_0040_clawback_answer_versio
 import * as selfserveCounts from './2026_12_14_0010_selfserve_counts';
 import * as writeQueue from './2026_12_15_0010_write_queue';
 import * as residualCounts from './2026_12_15_0020_residual_counts';
+import * as biMapVersion from './2026_12_16_0010_bi_map_version';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -180,4 +181,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_14_0010_selfserve_counts': selfserveCounts,
   '2026_12_15_0010_write_queue': writeQueue,
   '2026_12_15_0020_residual_counts': residualCounts,
+  '2026_12_16_0010_bi_map_version': biMapVersion,
 };
