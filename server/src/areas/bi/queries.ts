@@ -112,8 +112,7 @@ async function approvalsGraph(
   const digest = rows[0]?.digest ?? '';
   if (kept && memo && held && known !== '' && digest === known) {
     // Used now: the least recently used chart goes first.
-    memo.delete(kept.key);
-    memo.set(kept.key, held);
+    keepRecent(memo, kept.key, held, KEPT_GRAPHS);
     return held.piece;
   }
   const bytes = graphBytes(
@@ -121,14 +120,8 @@ async function approvalsGraph(
     rows.filter((r): r is GraphRow & { digest: string } => r.group_id !== null),
   );
   const made = bytesPiece(bytes);
-  if (kept && memo && bytes.length >= KEEP_GRAPH_FROM) {
-    memo.delete(kept.key);
-    memo.set(kept.key, { digest, names, piece: made });
-    for (const key of memo.keys()) {
-      if (memo.size <= KEPT_GRAPHS) break;
-      memo.delete(key);
-    }
-  }
+  if (kept && memo && bytes.length >= KEEP_GRAPH_FROM)
+    keepRecent(memo, kept.key, { digest, names, piece: made }, KEPT_GRAPHS);
   return made;
 }
 
@@ -183,21 +176,25 @@ function keptMap(
           .digest('base64');
   const held = memo.get(kept.key);
   if (held && held.version === version && held.ids === ids) {
-    memo.delete(kept.key);
-    memo.set(kept.key, held);
+    keepRecent(memo, kept.key, held, KEPT_MAPS);
     return { kept: held.text, keep: (text) => text };
   }
   return {
     keep: (text) => {
-      memo.delete(kept.key);
-      memo.set(kept.key, { version, ids, text });
-      for (const key of memo.keys()) {
-        if (memo.size <= KEPT_MAPS) break;
-        memo.delete(key);
-      }
+      keepRecent(memo, kept.key, { version, ids, text }, KEPT_MAPS);
       return text;
     },
   };
+}
+
+/** Keeps `value` under `key` as the most recently used, the least recently used dropped beyond `most`. */
+function keepRecent<V>(memo: Map<string, V>, key: string, value: V, most: number) {
+  memo.delete(key);
+  memo.set(key, value);
+  for (const old of memo.keys()) {
+    if (memo.size <= most) break;
+    memo.delete(old);
+  }
 }
 
 /** Maps kept per application database and question, at most KEPT_MAPS (each a few kilobytes: 51 states). */
@@ -229,10 +226,10 @@ function dayOf(cache: Map<number, { month: number; text: Buffer }>, day: number)
 }
 
 /**
- * The graph's JSON, as UTF-8 bytes, from the groups' rows (approvalsGraph). Each row is put in order by one number (its month
- * from year 0, then its name's place, then the row's own place: exact in a float64 up to 2^53). Rows of two groups
- * that share a name (the same month and place) come out next to each other and are written as one, their counts
- * added up.
+ * The graph's JSON as UTF-8 bytes, from the groups' rows (approvalsGraph). Each row is put in order by one number
+ * (its month from year 0, then its name's place, then the row's own place: exact in a float64 up to 2^53). Rows of
+ * two groups that share a name (the same month and place) come out next to each other and are written as one, their
+ * counts added up.
  */
 function graphBytes(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): Buffer {
   const names = [...new Set(groups.map((g) => g.group_name))].sort(collator.compare);
