@@ -58,7 +58,8 @@ interface DerivedTable {
  * - bi_group_deals, bi_group_states: a group's deals per approval month (count, first, last, deal_income sums)
  *   and per state, with the closing days of the closed ones so that "open today" needs no refresh as days
  *   pass, for ISO analytics; bi_group_totals: a group's deals of all its months, added up from bi_group_deals,
- *   with the months they span and its approvals per month (the ISO analytics graph's row); bi_group_openings: a
+ *   with the months they span, its approvals per month (the ISO analytics graph's row) and its stats' fields as
+ *   JSON text (the stats' row of a group's whole history, every closing counted as past); bi_group_openings: a
  *   group's merchants approved and closed per day, whose running sum is its open merchants on any day. A change
  *   rebuilds the whole groups it reaches (after deal_income).
  * - bi_iso_info: an ISO's deals, deal ages and bank and profile counts (GetAllInformation) as of a day (as_of):
@@ -745,17 +746,25 @@ async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> 
     from merchants m left join deal_income e on e.merchant_id = m.id
     where ${which}
     group by 1, 2, 3`.execute(db);
+  // With the group's stats fields (ISO analytics), every closing counted as past (migration 2026_12_17_0010).
   await sql`
     insert into bi_group_totals (group_id, partner_id, first_month, last_month, approved, first, last, net, payouts,
-      closings, approval_months, approval_counts)
-    select d.group_id, min(d.partner_id), min(d.month), max(d.month), sum(d.approved), min(d.first), max(d.last),
-           sum(d.net), sum(d.payouts),
-           coalesce((select array_agg(c order by c) from bi_group_deals d2, unnest(d2.closings) c
-                     where d2.group_id = d.group_id), '{}'),
-           array_agg(d.month - date '2000-01-01' order by d.month)::text, array_agg(d.approved order by d.month)::text
-    from bi_group_deals d
-    where d.group_id in (select m.group_id from merchants m where ${which})
-    group by d.group_id`.execute(db);
+      closings, approval_months, approval_counts, stats_fields)
+    select x.group_id, x.partner_id, x.first_month, x.last_month, x.approved, x.first, x.last, x.net, x.payouts,
+           x.closings, x.approval_months, x.approval_counts,
+           paydesk_bi_stats_fields(x.approved, x.approved - cardinality(x.closings), x.first, x.last, x.net, x.payouts)
+    from (
+      select d.group_id, min(d.partner_id) as partner_id, min(d.month) as first_month, max(d.month) as last_month,
+             sum(d.approved)::bigint as approved, min(d.first) as first, max(d.last) as last, sum(d.net) as net,
+             sum(d.payouts) as payouts,
+             coalesce((select array_agg(c order by c) from bi_group_deals d2, unnest(d2.closings) c
+                       where d2.group_id = d.group_id), '{}') as closings,
+             array_agg(d.month - date '2000-01-01' order by d.month)::text as approval_months,
+             array_agg(d.approved order by d.month)::text as approval_counts
+      from bi_group_deals d
+      where d.group_id in (select m.group_id from merchants m where ${which})
+      group by d.group_id
+    ) x`.execute(db);
   await sql`
     insert into bi_group_states (group_id, state, partner_id, merchants, closings)
     select m.group_id, m.state, m.partner_id, count(*), ${closings}

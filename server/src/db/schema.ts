@@ -91,6 +91,8 @@ export interface Database {
     /** Its months (days from 2000-01-01) and the deals approved in each, as array text, in month order. */
     approval_months: string;
     approval_counts: string;
+    /** Its stats' fields of its own deals, as JSON text (migration 2026_12_17_0010), closings counted as past. */
+    stats_fields: string;
   };
   bi_group_states: {
     group_id: string;

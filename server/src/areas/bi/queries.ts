@@ -368,13 +368,14 @@ export async function analyticsData(
       ? sql`
     per_group as (
       select t.group_id, t.partner_id, t.approved::int as approved,
-             (t.approved - ${closedToday('t')})::int as open, t.first, t.last, t.net, t.payouts
+             (t.approved - ${closedToday('t')})::int as open, t.first, t.last, t.net, t.payouts,
+             case when coalesce(t.last_closing <= current_date, true) then t.stats_fields end as fields
       from bi_group_totals t
       where ${ofIsos('t')} and ${within}
       union all
       select d.group_id, min(d.partner_id) as partner_id, sum(d.approved)::int as approved,
              sum(d.approved - ${closedToday('d')})::int as open, min(d.first) as first,
-             max(d.last) as last, sum(d.net) as net, sum(d.payouts) as payouts
+             max(d.last) as last, sum(d.net) as net, sum(d.payouts) as payouts, null::text as fields
       from bi_group_totals t join bi_group_deals d on d.group_id = t.group_id
       where ${ofIsos('t')} and not ${within} and d.month >= ${input.start}::date and d.month <= ${input.end}::date
       group by d.group_id
@@ -397,7 +398,7 @@ export async function analyticsData(
     per_group as (
       select d.group_id, count(*)::int as approved, count(*) filter (where d.open)::int as open,
              min(d.approved_on) as first, max(d.approved_on) as last,
-             coalesce(sum(e.net), 0) as net, coalesce(sum(e.payouts), 0) as payouts
+             coalesce(sum(e.net), 0) as net, coalesce(sum(e.payouts), 0) as payouts, null::text as fields
       from deals d left join earned e on e.merchant_id = d.id
       group by d.group_id
     ),
@@ -414,19 +415,20 @@ export async function analyticsData(
     rows as (
       select s.group_name, s.iso, s.partner_id, coalesce(sum(pg.approved), 0)::int as approved,
              coalesce(sum(pg.open), 0)::int as open, min(pg.first) as first, max(pg.last) as last,
-             coalesce(sum(pg.net), 0) as net, coalesce(sum(pg.payouts), 0) as payouts
+             coalesce(sum(pg.net), 0) as net, coalesce(sum(pg.payouts), 0) as payouts,
+             case when count(pg.group_id) = 1 then min(pg.fields) end as fields
       from sel s left join per_group pg on pg.group_id = s.group_id
       group by s.group_name, s.iso, s.partner_id
     ),
+    -- A row's fields of its deals: kept with a group's totals when the row is that one group's whole history with
+    -- every closing past (migration 2026_12_17_0010), else written here by the same function. Keys in the order
+    -- the answer has always had.
     stats as (
-      select r.group_name as groupname, r.iso, r.first::text as first, r.last::text as last,
-             case when r.approved > 1 then round((r.last - r.first)::numeric / (r.approved - 1), 1)::text end as avgdaysbw,
-             r.open as "openCount", r.approved as "approvedCount",
-             case when r.approved > 0 then round(r.open * 100.0 / r.approved, 1)::text end as "retentionPercent",
-             case when r.approved > 0 then round(r.net / r.approved, 2)::text end as "TotalIncomePerDeal",
-             case when r.approved > 0 then round(r.payouts / r.approved, 2)::text end as "ISOProfitPerDeal",
-             case when r.approved > 0 then round((r.net - r.payouts) / r.approved, 2)::text end as "HouseProfitPerDeal",
-             round(coalesce(pi.house, 0), 2)::text as "HouseProfitPerISO"
+      select r.group_name as groupname, r.approved,
+             '{"groupname":' || coalesce(to_json(r.group_name)::text, 'null')
+               || ',"iso":' || coalesce(to_json(r.iso)::text, 'null') || ','
+               || coalesce(r.fields, paydesk_bi_stats_fields(r.approved, r.open, r.first, r.last, r.net, r.payouts))
+               || ',"HouseProfitPerISO":' || to_json(round(coalesce(pi.house, 0), 2)::text)::text || '}' as j
       from rows r left join per_iso pi on pi.partner_id = r.partner_id
     ),
     -- From the group rollups (db/derived.ts): merchants per state.
@@ -435,7 +437,7 @@ export async function analyticsData(
       from bi_group_states st where ${chosen.of('st')}
       group by st.state having sum(st.merchants - ${closedToday('st')}) > 0
     )
-    select (select string_agg(row_to_json(x)::text, ',' order by x."approvedCount" desc, x.groupname) from stats x)
+    select (select string_agg(x.j, ',' order by x.approved desc, x.groupname) from stats x)
              as stats,
            ${
              // A map kept for this snapshot: the CTE is not referenced, so not worked out.

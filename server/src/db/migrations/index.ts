@@ -89,6 +89,7 @@ import * as selfserveCounts from './2026_12_14_0010_selfserve_counts';
 import * as writeQueue from './2026_12_15_0010_write_queue';
 import * as residualCounts from './2026_12_15_0020_residual_counts';
 import * as biMapVersion from './2026_12_16_0010_bi_map_version';
+import * as biStatsFields from './2026_12_17_0010_bi_stats_fields';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -182,4 +183,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_15_0010_write_queue': writeQueue,
   '2026_12_15_0020_residual_counts': residualCounts,
   '2026_12_16_0010_bi_map_version': biMapVersion,
+  '2026_12_17_0010_bi_stats_fields': biStatsFields,
 };
