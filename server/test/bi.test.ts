@@ -351,7 +351,7 @@ describe('ISO analytics', () => {
     const closing = iso.merchants.find((m) => isOpen(m) && m.state && m !== moved);
     if (!moved || !closing)
       throw new Error('the ISO needs two merchants approved before the last three months');
-    const was = { approved: moved.approved_on, closed: closing.closed_on };
+    const was = { approved: moved.approved_on, group: moved.group_id, closed: closing.closed_on };
     expect(chart((await ask())[0])).toEqual(approvalsOf());
     try {
       // A merchant closes: the answer's version rises, every group's approvals stay; the map and stats follow.
@@ -370,12 +370,39 @@ describe('ISO analytics', () => {
       const afterMove = (await ask())[0];
       expect(chart(afterMove)).toEqual(approvalsOf());
       expect(chart(afterMove)).not.toEqual(chart(afterClosing));
-    } finally {
-      await sql`update merchants set approved_on = ${was.approved}::date where id = ${moved.id}`.execute(
-        t.db,
+      // The chart is kept by year: moved to a year between the first and last (only the years reached written
+      // again), to a year before every approval (the first year changes: written whole), back, and to another of its
+      // ISO's groups in the year between: the chart follows each, compressed or not.
+      const years = [...new Set(merchants.map((m) => Number(m.approved_on.slice(0, 4))))].sort(
+        (a, b) => a - b,
       );
+      const between = years.find(
+        (y) =>
+          y > (years[0] as number) && y < (years.at(-1) as number) && y !== Number(was.approved.slice(0, 4)),
+      );
+      const other = iso.groups.find((g) => g.group_id !== moved.group_id);
+      if (between === undefined || !other)
+        throw new Error('the data needs three years of approvals and two groups');
+      for (const [day, group] of [
+        [`${between}-06-01`, moved.group_id],
+        [`${(years[0] as number) - 3}-02-01`, moved.group_id],
+        [was.approved, moved.group_id],
+        [`${between}-06-01`, other.group_id],
+      ] as const) {
+        await sql`update merchants set approved_on = ${day}::date, group_id = ${group} where id = ${moved.id}`.execute(
+          t.db,
+        );
+        moved.approved_on = day;
+        moved.group_id = group;
+        await refreshDerived(t.db, { table: 'merchants', ids: [moved.id] });
+        expect(chart((await ask())[0])).toEqual(approvalsOf());
+      }
+    } finally {
+      await sql`update merchants set approved_on = ${was.approved}::date, group_id = ${was.group}
+        where id = ${moved.id}`.execute(t.db);
       await sql`update merchants set closed_on = ${was.closed}::date where id = ${closing.id}`.execute(t.db);
       moved.approved_on = was.approved;
+      moved.group_id = was.group;
       closing.closed_on = was.closed;
       await refreshDerived(t.db, { table: 'merchants', ids: [moved.id, closing.id] });
     }

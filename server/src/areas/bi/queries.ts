@@ -92,12 +92,18 @@ async function chosenGroups(
  * (their months and counts, by group ID), and those rows only when that differs from the kept chart's; with the
  * groups' names and IDs unchanged as well, the kept bytes are the chart of this snapshot. At xl the chart is 10 MB
  * written from 110,000 months: the usual first ask after a change reads one row instead (docs/bench.md).
+ *
+ * A large chart is sent in pieces, one per year of approvals (the chart is in month order), each compressed once
+ * for as long as it is kept. When the rows have changed (an approval moved) and the chosen groups' names and IDs
+ * have not, the groups whose rows differ from those the kept chart was written from name the years they reach (their
+ * months before and after); only those years are sorted and written again (rewrittenYears), and the other years'
+ * pieces are the kept chart's. A year written again whose bytes are the kept chart's keeps its piece too.
  */
 async function approvalsGraph(
   db: Db,
   chosen: Awaited<ReturnType<typeof chosenGroups>>,
   kept?: { database: Db; key: string },
-): Promise<Piece> {
+): Promise<Piece[]> {
   const memo = kept ? cacheFor(keptGraphs, kept.database) : null;
   const names = kept ? createHash('sha256').update(JSON.stringify(chosen.groups)).digest('base64') : '';
   const held = kept ? memo?.get(kept.key) : undefined;
@@ -113,16 +119,80 @@ async function approvalsGraph(
   if (kept && memo && held && known !== '' && digest === known) {
     // Used now: the least recently used chart goes first.
     keepRecent(memo, kept.key, held, KEPT_GRAPHS);
-    return held.piece;
+    return held.pieces;
   }
-  const bytes = graphBytes(
-    chosen.groups,
-    rows.filter((r): r is GraphRow & { digest: string } => r.group_id !== null),
-  );
-  const made = bytesPiece(bytes);
-  if (kept && memo && bytes.length >= KEEP_GRAPH_FROM)
-    keepRecent(memo, kept.key, { digest, names, piece: made }, KEPT_GRAPHS);
-  return made;
+  const graphRows = rows.filter((r): r is GraphRow & { digest: string } => r.group_id !== null);
+  const same = held && held.names === names ? held : undefined;
+  const layout = same ? same.layout : layoutOf(chosen.groups);
+  const written = (same && rewrittenYears(same, graphRows, layout)) ?? graphBytes(layout, graphRows);
+  const size = written.years.reduce((n, y) => n + y.bytes.length, 0);
+  if (written.all.length === 0) return [bytesPiece(Buffer.from('[]'))];
+  if (!same && size < KEEP_GRAPH_FROM) return [bytesPiece(Buffer.concat(written.years.map((y) => y.bytes)))];
+  // A year written as the kept chart has it keeps its piece (its CRC and deflate data made once); a year not
+  // written again is the kept chart's (rewrittenYears).
+  const before = new Map((held?.years ?? []).map((y) => [y.year, y]));
+  const fresh = new Map(written.years.map((y) => [y.year, y.bytes]));
+  const made = written.all.map((year) => {
+    const bytes = fresh.get(year);
+    const was = before.get(year);
+    if (bytes === undefined) return was as { year: number; piece: Piece };
+    return was?.piece.bytes?.equals(bytes) ? was : { year, piece: bytesPiece(bytes) };
+  });
+  const pieces = made.map((y) => y.piece);
+  if (kept && memo) {
+    const groups = new Map(graphRows.map((r) => [r.group_id, { days: r.days, counts: r.counts }]));
+    keepRecent(memo, kept.key, { digest, names, layout, groups, years: made, pieces }, KEPT_GRAPHS);
+  }
+  return pieces;
+}
+
+/**
+ * The years of a kept chart (same groups, names and order) that its groups' changed rows reach, written again; the
+ * others are the kept chart's. Undefined when the chart is better written whole: the first or last year changed
+ * (the brackets move), or a year not written again is missing from the kept chart.
+ */
+function rewrittenYears(
+  held: KeptGraph,
+  rows: readonly GraphRow[],
+  layout: Layout,
+): ReturnType<typeof graphBytes> | undefined {
+  const cache = new Map<number, { month: number; text: Buffer }>();
+  const reached = new Set<number>();
+  // A group's months and counts ('{5965,5996}', '{3,1}') as count by month.
+  const monthsOf = (row: { days: string; counts: string } | undefined) => {
+    const months = new Map<number, string>();
+    if (row === undefined) return months;
+    const n = row.counts.slice(1, -1).split(',');
+    row.days
+      .slice(1, -1)
+      .split(',')
+      .forEach((day, i) => {
+        if (day !== '') months.set(Number(day), n[i] ?? '');
+      });
+    return months;
+  };
+  // The years of the months whose count differs (or that one side lacks).
+  const compare = (was: { days: string; counts: string } | undefined, now: GraphRow | undefined) => {
+    const before = monthsOf(was);
+    const after = monthsOf(now);
+    for (const [day, count] of after)
+      if (before.get(day) !== count) reached.add(Math.floor(dayOf(cache, day).month / 12));
+    for (const day of before.keys())
+      if (!after.has(day)) reached.add(Math.floor(dayOf(cache, day).month / 12));
+  };
+  const seen = new Set<string>();
+  for (const r of rows) {
+    seen.add(r.group_id);
+    const was = held.groups.get(r.group_id);
+    if (was?.days !== r.days || was.counts !== r.counts) compare(was, r);
+  }
+  for (const [group, was] of held.groups) if (!seen.has(group)) compare(was, undefined);
+  const written = graphBytes(layout, rows, reached);
+  const kept = held.years.map((y) => y.year);
+  if (written.all[0] !== kept[0] || written.all.at(-1) !== kept.at(-1)) return undefined;
+  const keptYears = new Set(kept);
+  if (written.all.some((y) => !reached.has(y) && !keptYears.has(y))) return undefined;
+  return written;
 }
 
 /**
@@ -132,7 +202,19 @@ async function approvalsGraph(
  */
 const KEPT_GRAPHS = 8;
 const KEEP_GRAPH_FROM = 32 * 1024;
-const keptGraphs = new WeakMap<Db, Map<string, { digest: string; names: string; piece: Piece }>>();
+/**
+ * A kept chart: its rows' digest, its groups' names and order, each group's months and counts as read, and its
+ * pieces, one per year.
+ */
+interface KeptGraph {
+  digest: string;
+  names: string;
+  layout: Layout;
+  groups: Map<string, { days: string; counts: string }>;
+  years: { year: number; piece: Piece }[];
+  pieces: Piece[];
+}
+const keptGraphs = new WeakMap<Db, Map<string, KeptGraph>>();
 
 /**
  * output[1], open merchants per state, as JSON text: the states of the map's rows with their centres (a state
@@ -225,17 +307,37 @@ function dayOf(cache: Map<number, { month: number; text: Buffer }>, day: number)
   return d;
 }
 
-/**
- * The graph's JSON as UTF-8 bytes, from the groups' rows (approvalsGraph). Each row is put in order by one number
- * (its month from year 0, then its name's place, then the row's own place: exact in a float64 up to 2^53). Rows of
- * two groups that share a name (the same month and place) come out next to each other and are written as one, their
- * counts added up.
- */
-function graphBytes(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): Buffer {
+/** The chosen groups in the chart's order: each group's place among the names sorted, and each name's row start. */
+interface Layout {
+  names: number;
+  placeOf: Map<string, number>;
+  prefix: Buffer[];
+}
+
+function layoutOf(groups: readonly ChosenGroup[]): Layout {
   const names = [...new Set(groups.map((g) => g.group_name))].sort(collator.compare);
   const placeOfName = new Map(names.map((n, i) => [n, i]));
-  const placeOf = new Map(groups.map((g) => [g.group_id, placeOfName.get(g.group_name) as number]));
-  const prefix = names.map((n) => Buffer.from(`{"GroupLevel1Name":${JSON.stringify(n)},"OpenDate":"`));
+  return {
+    names: names.length,
+    placeOf: new Map(groups.map((g) => [g.group_id, placeOfName.get(g.group_name) as number])),
+    prefix: names.map((n) => Buffer.from(`{"GroupLevel1Name":${JSON.stringify(n)},"OpenDate":"`)),
+  };
+}
+
+/**
+ * The graph's JSON as UTF-8 bytes, from the groups' rows (approvalsGraph), by year of approval (`all`: every year the
+ * rows hold, in order): each year's rows after an opening bracket (the first year) or a comma, the last year's
+ * followed by the closing bracket; put together in order they are the chart. Only the years in `only` are written
+ * when it is given. Each row is put in order by one number (its month from year 0, then its name's place, then the
+ * row's own place: exact in a float64 up to 2^53). Rows of two groups that share a name (the same month and place)
+ * come out next to each other and are written as one, their counts added up.
+ */
+function graphBytes(
+  layout: Layout,
+  rows: readonly GraphRow[],
+  only?: ReadonlySet<number>,
+): { all: number[]; years: { year: number; bytes: Buffer }[] } {
+  const { placeOf, prefix } = layout;
   const middle = Buffer.from('","ApprovalCount":');
   // Each array's elements are separated by commas: a group's rows are its commas plus one.
   let total = 0;
@@ -244,12 +346,13 @@ function graphBytes(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): 
     total++;
   }
   const places = 2 ** Math.ceil(Math.log2(total + 1));
-  const ranks = 2 ** Math.ceil(Math.log2(names.length + 1));
+  const ranks = 2 ** Math.ceil(Math.log2(layout.names + 1));
   const ranked = new Int32Array(total);
   const counts = new Float64Array(total);
   const days = new Int32Array(total);
   const keys = new Float64Array(total);
   const cache = new Map<number, { month: number; text: Buffer }>();
+  const present = new Set<number>();
   let n = 0;
   for (const r of rows) {
     const k = placeOf.get(r.group_id);
@@ -258,6 +361,7 @@ function graphBytes(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): 
     // Both lists are read together, past their braces: a number ends at a comma or the closing brace.
     let i = 1;
     let j = 1;
+    let noted = Number.NaN;
     while (i < r.days.length) {
       let day = 0;
       let sign = 1;
@@ -272,29 +376,64 @@ function graphBytes(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): 
       for (let c = r.counts.charCodeAt(j); c >= 48 && c <= 57; c = r.counts.charCodeAt(++j))
         count = count * 10 + c - 48;
       j++;
+      const month = dayOf(cache, sign * day).month;
+      const year = Math.floor(month / 12);
+      // A group's months come in order: a year is noted once per group.
+      if (year !== noted) {
+        present.add(year);
+        noted = year;
+      }
+      if (only && !only.has(year)) continue;
       ranked[n] = k;
       counts[n] = count;
       days[n] = sign * day;
-      keys[n] = (dayOf(cache, sign * day).month * ranks + k) * places + n;
+      keys[n] = (month * ranks + k) * places + n;
       n++;
     }
   }
-  // Each row's bytes are at most its name's start, the date, the middle, 16 digits, the brace and a comma.
-  let bound = 2;
+  const all = [...present].sort((a, b) => a - b);
+  const first = all[0];
+  const last = all.at(-1);
+  // Each row's bytes are at most its name's start, the date, the middle, 16 digits, the brace and a comma; each
+  // year's, a bracket more.
+  let bound = 2 * all.length;
   for (let i = 0; i < n; i++)
     bound += (prefix[ranked[i] as number] as Buffer).length + 10 + middle.length + 18;
   const out = Buffer.allocUnsafe(bound);
   let at = 0;
-  out[at++] = 91; // [
+  const years: { year: number; bytes: Buffer }[] = [];
+  // The year being written, where it starts, and whether it has a row yet.
+  let year = Number.NaN;
+  let from = 0;
+  let started = false;
+  const endYear = () => {
+    if (year === last) out[at++] = 93; // ]
+    // Its own bytes (the buffer is sized for the longest counts), kept with a kept chart.
+    years.push({ year, bytes: Buffer.from(out.subarray(from, at)) });
+  };
   // The row being written, its month and name's place (its key without the row's own place), and its count.
   let row = -1;
   let rowKey = -1;
   let count = 0;
   const write = () => {
-    if (at > 1) out[at++] = 44; // ,
-    at += (prefix[ranked[row] as number] as Buffer).copy(out, at);
-    at += (dayOf(cache, days[row] as number).text as Buffer).copy(out, at);
-    at += middle.copy(out, at);
+    const rowYear = Math.floor(rowKey / ranks / 12);
+    if (rowYear !== year) {
+      if (!Number.isNaN(year)) endYear();
+      year = rowYear;
+      from = at;
+      out[at++] = year === first ? 91 : 44; // [ or ,
+      started = false;
+    }
+    if (started) out[at++] = 44; // ,
+    started = true;
+    const start = prefix[ranked[row] as number] as Buffer;
+    out.set(start, at);
+    at += start.length;
+    const date = dayOf(cache, days[row] as number).text;
+    out.set(date, at);
+    at += date.length;
+    out.set(middle, at);
+    at += middle.length;
     // The count's digits, written from the last.
     let digits = 1;
     for (let c = count; c >= 10; c = Math.floor(c / 10)) digits++;
@@ -315,9 +454,8 @@ function graphBytes(groups: readonly ChosenGroup[], rows: readonly GraphRow[]): 
     count = counts[i] as number;
   }
   if (row >= 0) write();
-  out[at++] = 93; // ]
-  // Its own bytes (the buffer above is sized for the longest counts), kept with a kept chart.
-  return Buffer.from(out.subarray(0, at));
+  if (!Number.isNaN(year)) endYear();
+  return { all, years };
 }
 
 const collator = new Intl.Collator('en-US');
@@ -447,16 +585,16 @@ export async function analyticsData(
            } as map`.execute(db);
 
   // A failed statement fails the others of the transaction: each is awaited here, so none goes unhandled.
-  const [graphPiece, { rows }] = await Promise.all([graph, statsAndMap]);
+  const [graphPieces, { rows }] = await Promise.all([graph, statsAndMap]);
   const { stats } = rows[0] ?? { stats: null };
 
   // Every row is built here or selected with a fixed column list, so the answer is written once, without
   // checking tens of thousands of graph rows against the schema (JsonText in platform/http.ts; bi.test.ts
   // parses the answers with it).
   const states = map.kept ?? map.keep(statesJson(rows[0]?.map ?? null));
-  // The answer in three pieces, the chart's kept with its deflate data (approvalsGraph): a client that accepts gzip
-  // gets bytes put together from them, the chart compressed once for as long as it is kept.
-  const pieces = [lazyPiece('{"output":['), graphPiece, lazyPiece(`,${states},[${stats ?? ''}]]}`)];
+  // The answer in pieces, the chart's (a piece per year) kept with their deflate data (approvalsGraph): a client that
+  // accepts gzip gets bytes put together from them, each of the chart's compressed once for as long as it is kept.
+  const pieces = [lazyPiece('{"output":['), ...graphPieces, lazyPiece(`,${states},[${stats ?? ''}]]}`)];
   return { pieces };
 }
 
