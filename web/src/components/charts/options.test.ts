@@ -37,6 +37,14 @@ describe('chart options', () => {
     expect(pie.series[0]?.data.map((d) => d.name)).toEqual(['A']);
   });
 
+  it("lays a pie's labels out inside the chart, so a label at the edge is not cut ('11%' shown as '1%')", () => {
+    const pie = pieOption({ name: 'p', slices: [{ name: 'A', value: 1, color: '#000' }] }) as {
+      series: Array<{ label: { alignTo: string; edgeDistance: number; overflow: string } }>;
+    };
+    expect(pie.series[0]?.label).toMatchObject({ alignTo: 'edge', overflow: 'none' });
+    expect(pie.series[0]?.label.edgeDistance).toBeGreaterThanOrEqual(0);
+  });
+
   it('writes counts with thousands separators', () => {
     expect(countLabel(12345)).toBe('12,345');
     expect(countLabel('x')).toBe('x');

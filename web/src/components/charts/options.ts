@@ -195,8 +195,11 @@ export function pieOption(spec: { name: string; slices: readonly PieSlice[] }): 
         label: {
           show: true,
           position: 'outside',
-          // A narrow card must not cut "33%" down to "…": the ring is sized to leave the labels room.
+          // A narrow card must not cut "33%" down to "…" or "11%" down to "1%" at the canvas's edge: the labels are
+          // laid out against the chart's edges, inside it, and the ring is sized to leave them room.
           overflow: 'none',
+          alignTo: 'edge',
+          edgeDistance: 2,
           formatter: (p: { percent?: number }) =>
             (p.percent ?? 0) >= 1 ? `${Math.round(p.percent ?? 0)}%` : '',
           color: '#212529',
