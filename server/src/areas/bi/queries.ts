@@ -119,7 +119,7 @@ async function approvalsGraph(
   if (kept && memo && held && known !== '' && digest === known) {
     // Used now: the least recently used chart goes first.
     keepRecent(memo, kept.key, held, KEPT_GRAPHS);
-    return held.pieces;
+    return held.years.map((y) => y.piece);
   }
   const graphRows = rows.filter((r): r is GraphRow & { digest: string } => r.group_id !== null);
   const same = held && held.names === names ? held : undefined;
@@ -138,12 +138,11 @@ async function approvalsGraph(
     if (bytes === undefined) return was as { year: number; piece: Piece };
     return was?.piece.bytes?.equals(bytes) ? was : { year, piece: bytesPiece(bytes) };
   });
-  const pieces = made.map((y) => y.piece);
   if (kept && memo) {
     const groups = new Map(graphRows.map((r) => [r.group_id, { days: r.days, counts: r.counts }]));
-    keepRecent(memo, kept.key, { digest, names, layout, groups, years: made, pieces }, KEPT_GRAPHS);
+    keepRecent(memo, kept.key, { digest, names, layout, groups, years: made }, KEPT_GRAPHS);
   }
-  return pieces;
+  return made.map((y) => y.piece);
 }
 
 /**
@@ -204,7 +203,7 @@ const KEPT_GRAPHS = 8;
 const KEEP_GRAPH_FROM = 32 * 1024;
 /**
  * A kept chart: its rows' digest, its groups' names and order, each group's months and counts as read, and its
- * pieces, one per year.
+ * pieces, one per year in order.
  */
 interface KeptGraph {
   digest: string;
@@ -212,7 +211,6 @@ interface KeptGraph {
   layout: Layout;
   groups: Map<string, { days: string; counts: string }>;
   years: { year: number; piece: Piece }[];
-  pieces: Piece[];
 }
 const keptGraphs = new WeakMap<Db, Map<string, KeptGraph>>();
 
