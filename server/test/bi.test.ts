@@ -7,6 +7,7 @@ import {
   isoAnalyticsAnswer,
   isoInfoRow,
   monthStart,
+  STATS_FIRST_MONTH,
   wholeMonths,
 } from '@paydesk/domain';
 import { sql } from 'kysely';
@@ -346,13 +347,21 @@ describe('ISO analytics', () => {
       new Map(rows.map((g) => [`${g.GroupLevel1Name}|${g.OpenDate}`, g.ApprovalCount]));
     const iso = isos[1];
     const moved = iso.merchants.find(
-      (m) => m.approved_on >= '2016-05-01' && m.approved_on < addMonths(monthStart(new Date()), -3),
+      (m) =>
+        m.approved_on >= '2016-05-01' && m.approved_on < addMonths(monthStart(new Date()), -3) && m.state,
     );
     const closing = iso.merchants.find((m) => isOpen(m) && m.state && m !== moved);
     if (!moved || !closing)
       throw new Error('the ISO needs two merchants approved before the last three months');
     const was = { approved: moved.approved_on, group: moved.group_id, closed: closing.closed_on };
     expect(chart((await ask())[0])).toEqual(approvalsOf());
+    const mapVersion = async () =>
+      (
+        await sql<{
+          version: string;
+        }>`select version::text from answer_versions where name = 'bi_map'`.execute(t.db)
+      ).rows[0]?.version;
+    const versionBeforeClosing = await mapVersion();
     try {
       // A merchant closes: the answer's version rises, every group's approvals stay; the map and stats follow.
       await sql`update merchants set closed_on = ${today}::date where id = ${closing.id}`.execute(t.db);
@@ -363,13 +372,19 @@ describe('ISO analytics', () => {
       expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(openPerState());
       await expectStatsOf(stats, iso, '2016-05-01', monthStart(new Date()));
       // A merchant's approval moved to another month: the chart follows it.
+      const versionBeforeMove = await mapVersion();
+      expect(versionBeforeMove).not.toBe(versionBeforeClosing);
       const month = addMonths(`${moved.approved_on.slice(0, 7)}-01`, 2);
       await sql`update merchants set approved_on = ${month}::date where id = ${moved.id}`.execute(t.db);
       moved.approved_on = month;
       await refreshDerived(t.db, { table: 'merchants', ids: [moved.id] });
-      const afterMove = (await ask())[0];
+      const [afterMove, mapAfterMove] = await ask();
       expect(chart(afterMove)).toEqual(approvalsOf());
       expect(chart(afterMove)).not.toEqual(chart(afterClosing));
+      // No merchant changed state, group or closing day: the groups' states were not written, so the map's version
+      // stayed and the map was kept, as it still is.
+      expect(await mapVersion()).toBe(versionBeforeMove);
+      expect(new Map(mapAfterMove.map((s) => [s.state, s.cnt]))).toEqual(openPerState());
       // The chart is kept by year: moved to a year between the first and last (only the years reached written
       // again), to a year before every approval (the first year changes: written whole), back, and to another of its
       // ISO's groups in the year between: the chart follows each, compressed or not.
@@ -392,10 +407,18 @@ describe('ISO analytics', () => {
         await sql`update merchants set approved_on = ${day}::date, group_id = ${group} where id = ${moved.id}`.execute(
           t.db,
         );
+        const regrouped = group !== moved.group_id;
         moved.approved_on = day;
         moved.group_id = group;
+        const before = await mapVersion();
         await refreshDerived(t.db, { table: 'merchants', ids: [moved.id] });
-        expect(chart((await ask())[0])).toEqual(approvalsOf());
+        const [rows, map, stats] = await ask();
+        expect(chart(rows)).toEqual(approvalsOf());
+        expect(new Map(map.map((s) => [s.state, s.cnt]))).toEqual(openPerState());
+        await expectStatsOf(stats, iso, STATS_FIRST_MONTH, monthStart(new Date()));
+        // Its states are written again only when the merchant is counted under another group.
+        if (regrouped) expect(await mapVersion()).not.toBe(before);
+        else expect(await mapVersion()).toBe(before);
       }
     } finally {
       await sql`update merchants set approved_on = ${was.approved}::date, group_id = ${was.group}

@@ -574,9 +574,9 @@ async function refreshBiRollups(db: Db): Promise<void> {
     sql`from bi_month_cells c join merchants m on m.group_id = c.group_id
         join merchant_income i on i.merchant_id = m.id and i.month = c.month`,
   );
-  for (const table of ['bi_group_deals', 'bi_group_totals', 'bi_group_states', 'bi_group_openings'])
+  for (const table of ['bi_group_deals', 'bi_group_totals', 'bi_group_openings'])
     await sql`delete from ${sql.table(table)} where group_id in (select group_id from bi_groups)`.execute(db);
-  await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`);
+  await insertBiDeals(db, sql`m.group_id in (select group_id from bi_groups)`, 'where changed');
   await refreshIsoInfo(
     db,
     sql`select partner_id from groups where group_id in (select group_id from bi_groups)`,
@@ -736,8 +736,18 @@ async function insertBiIncome(db: Db, from: RawBuilder<unknown>): Promise<void> 
     group by m.group_id, i.month, m.partner_id`.execute(db);
 }
 
-/** The groups' deals per approval month and in all, and merchants per state, of the merchants `which` keeps. */
-async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> {
+/**
+ * The groups' deals, totals, states and openings of the merchants `which` keeps. `states: 'where changed'` (a
+ * refresh, the groups' old rows of the other three deleted before) leaves the groups' states as they are when they
+ * come out the same, and rewrites them whole otherwise: the map's version (`bi_map`) is raised by every statement
+ * that writes `bi_group_states`, so an edit that moves no merchant to another state, group or closing day (an
+ * approval's day moved, a merchant renamed) keeps the map (areas/bi/queries.ts, keptMap).
+ */
+async function insertBiDeals(
+  db: Db,
+  which: RawBuilder<unknown>,
+  states: 'all' | 'where changed' = 'all',
+): Promise<void> {
   const closings = sql`coalesce(array_agg(m.closed_on order by m.closed_on) filter (where m.closed_on is not null), '{}')`;
   await sql`
     insert into bi_group_deals (group_id, month, partner_id, approved, first, last, net, payouts, closings)
@@ -765,12 +775,28 @@ async function insertBiDeals(db: Db, which: RawBuilder<unknown>): Promise<void> 
       where d.group_id in (select m.group_id from merchants m where ${which})
       group by d.group_id
     ) x`.execute(db);
-  await sql`
-    insert into bi_group_states (group_id, state, partner_id, merchants, closings)
-    select m.group_id, m.state, m.partner_id, count(*), ${closings}
+  const statesOf = sql`
+    select m.group_id, m.state, m.partner_id, count(*) as merchants, ${closings} as closings
     from merchants m
     where ${which} and m.state is not null
-    group by 1, 2, 3`.execute(db);
+    group by 1, 2, 3`;
+  const insertStates = sql`insert into bi_group_states (group_id, state, partner_id, merchants, closings)`;
+  if (states === 'all') {
+    await sql`${insertStates} ${statesOf}`.execute(db);
+  } else {
+    await sql`create temporary table bi_new_states on commit drop as ${statesOf}`.execute(db);
+    // The refresh's groups (bi_groups): those `which` keeps, and those its merchants left.
+    const old = sql`select group_id, state, partner_id, merchants, closings from bi_group_states
+                    where group_id in (select group_id from bi_groups)`;
+    const fresh = sql`select group_id, state, partner_id, merchants, closings from bi_new_states`;
+    const { rows } = await sql<{ changed: boolean }>`
+      select exists (${old} except ${fresh}) or exists (${fresh} except ${old}) as changed`.execute(db);
+    if (rows[0]?.changed) {
+      await sql`delete from bi_group_states where group_id in (select group_id from bi_groups)`.execute(db);
+      await sql`${insertStates} ${fresh}`.execute(db);
+    }
+    await sql`drop table bi_new_states`.execute(db);
+  }
   // A merchant closed on or before its approval day is open on no day: it neither opens nor closes.
   await sql`
     insert into bi_group_openings (group_id, day, partner_id, opened, closed)
