@@ -217,6 +217,7 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
       where s.merchant_id in (select merchant_id from derived_merchants) and s.groupid <> m.group_id`.execute(
       trx,
     );
+    await analyzed(trx, 'derived_cells', 'derived_days', 'derived_merchants', 'derived_former_groups');
     await refreshRollupCells(trx);
     // Before Self Serve rows are refreshed: they still name the ISO each merchant-month was last counted under.
     await refreshProcessingDays(trx);
@@ -227,6 +228,15 @@ export async function refreshDerived(db: Db, ...changes: readonly SourceChange[]
       await sql`drop table ${sql.table(t)}`.execute(trx);
     }
   });
+}
+
+/**
+ * Statistics of a refresh's temporary tables, once filled. Autovacuum never analyzes a temporary table, so without
+ * them the planner guesses about a thousand rows in each, whatever they hold, and joins a refresh of one merchant
+ * by scanning every merchant and every monthly row (2.3 s at p50 for an approval moved at xl; docs/bench.md).
+ */
+async function analyzed(db: Db, ...tables: string[]): Promise<void> {
+  for (const t of tables) await sql`analyze ${sql.table(t)}`.execute(db);
 }
 
 /** Whether a change names any rows at all. */
@@ -397,8 +407,12 @@ async function refreshProcessingDays(db: Db): Promise<void> {
       select partner_id from merchants where id = x.merchant_id
       union select partner_id from selfserve_rows s where s.merchant_id = x.merchant_id and s.month = date_trunc('month', x.day)::date
     ) p`.execute(db);
+  await analyzed(db, 'processing_cells');
+  // The ISO-days and the days' totals (partner 0) apart: joined by an "or", the delete read every row of the table.
   await sql`delete from processing_daily t using processing_cells c
-    where t.day = c.day and (t.partner_id = c.partner_id or t.partner_id = 0)`.execute(db);
+    where t.partner_id = c.partner_id and t.day = c.day`.execute(db);
+  await sql`delete from processing_daily t
+    where t.partner_id = 0 and t.day in (select day from processing_cells)`.execute(db);
   await sql`
     insert into processing_daily (day, partner_id, volume, transactions)
     select c.day, c.partner_id, sum(d.volume), sum(d.transactions)
@@ -549,6 +563,7 @@ async function refreshBiRollups(db: Db): Promise<void> {
     where m.id in (select merchant_id from derived_merchants
                    union select merchant_id from derived_cells where source in ${sourcesOf('bi_group_deals')})
     union select group_id from derived_former_groups`.execute(db);
+  await analyzed(db, 'bi_month_cells', 'bi_day_cells', 'bi_groups');
 
   // The rows of the cells reached, deleted before they are summed again.
   const clear = (table: string, cells: string, key: 'day' | 'month') =>
