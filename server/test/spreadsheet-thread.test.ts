@@ -96,7 +96,8 @@ describe('sign-in first (platform/threadPriority.ts)', () => {
         ticks: number;
       }[];
       expect(report.find((t) => t.main)?.nice).toBe(MAIN_THREAD_NICE);
-      // 40 hashes are about 0.3 s of a core (30 ticks of 10 ms), nearly all on libuv's pool, not the main thread.
+      // The fixture hashes until other threads have used 0.3 s of a core (30 ticks of 10 ms): nearly all on libuv's
+      // pool, not the main thread.
       const hashing = report.filter((t) => !t.main && t.ticks > 0);
       expect(hashing.reduce((sum, t) => sum + t.ticks, 0)).toBeGreaterThanOrEqual(15);
       expect(hashing.every((t) => t.nice === 0)).toBe(true);
