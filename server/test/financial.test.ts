@@ -1,4 +1,4 @@
-import { addMonths, finOptions, monthStart } from '@paydesk/domain';
+import { addMonths, finGroupOptions, finOptions, monthStart } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { midPartsJob } from '../src/areas/financial/jobs';
@@ -284,6 +284,16 @@ describe('financial dashboard', () => {
       const scoped = finOptions.parse((await partner.get('/api/finoptions')).json());
       expect(scoped, what).toEqual(await plain(partnerId));
       expect(scoped.mid.length, what).toBeLessThan(staff.mid.length);
+      // The dashboard's call: the same groups, without the list of every MID.
+      for (const [client, partnerOf] of [
+        [admin, null],
+        [partner, partnerId],
+      ] as const) {
+        const groups = (await client.get('/api/finoptions/groups')).json();
+        const { mid: _mid, ...expected } = await plain(partnerOf);
+        expect(groups, what).toEqual(expected);
+        expect(finGroupOptions.parse(groups), what).toEqual(expected);
+      }
     };
     await check('as seeded');
     await check('asked again (kept)');

@@ -9,6 +9,7 @@ import { monthStart } from '../months';
  */
 export const financialPaths = {
   options: '/api/finoptions',
+  groups: '/api/finoptions/groups',
   average: '/api/finaverage',
   data: '/api/findata',
 } as const;
@@ -95,6 +96,12 @@ export const finOptions = z.object({
   oyear: list({ open_year: z.number() }),
 });
 export type FinOptions = z.output<typeof finOptions>;
+/**
+ * The filter groups' values alone: finoptions without its list of every MID and DBA (86,000 at the large scale,
+ * 4 MB), which the dashboard has no filter for. The web app asks this; the older client's finoptions stays whole.
+ */
+export const finGroupOptions = finOptions.omit({ mid: true });
+export type FinGroupOptions = z.output<typeof finGroupOptions>;
 
 /** Averages per merchant-month: volume, transactions and income per merchant and month; age in months. */
 export const averageRow = z.object({
@@ -127,6 +134,13 @@ export const financialEndpoints = {
     path: financialPaths.options,
     summary: 'The values each filter group offers (profiles, banks, MCCs, partners, open months and years)',
     output: finOptions,
+  }),
+  groups: endpoint({
+    method: 'GET',
+    path: financialPaths.groups,
+    summary:
+      "The filter groups' values alone (finoptions without the list of every MID), as the dashboard asks",
+    output: finGroupOptions,
   }),
   average: endpoint({
     method: 'POST',

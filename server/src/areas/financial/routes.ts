@@ -1,6 +1,6 @@
 import { addMonths, financialEndpoints, monthStart } from '@paydesk/domain';
 import type { FastifyInstance } from 'fastify';
-import { cachedAnswer, keptArrayInParts, scopeKey } from '../../platform/answerCache';
+import { cachedAnswer, keptArrayInParts, keptJson, scopeKey } from '../../platform/answerCache';
 import { type Deps, route } from '../../platform/http';
 import {
   averages,
@@ -43,6 +43,18 @@ export function financialRoutes(app: FastifyInstance, deps: Deps) {
         { open: `${groups.slice(0, groups.lastIndexOf('}'))}, "mid" : [`, close: ']}' },
       );
     },
+  });
+
+  // The groups alone, as the dashboard asks (it has no MID filter): the same kept answer as finoptions' frame, so
+  // a first ask after a change reads the merchants' distinct values, never the list of every MID.
+  route(app, deps, {
+    endpoint: financialEndpoints.groups,
+    access: 'session',
+    scope: 'iso',
+    handler: ({ db, user }) =>
+      keptJson(deps.db, db, 'fin_options', scopeKey(user, 'options'), () =>
+        optionsGroupsJson(db, user.isoId !== null),
+      ),
   });
 
   route(app, deps, {

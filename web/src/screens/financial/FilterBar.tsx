@@ -1,5 +1,5 @@
 import { Button, Card, Group, MultiSelect, Pill, SimpleGrid, Text } from '@mantine/core';
-import { FIN_GROUP_LABELS, FIN_GROUPS, type FinOptions } from '@paydesk/domain';
+import { FIN_GROUP_LABELS, FIN_GROUPS, type FinGroupOptions } from '@paydesk/domain';
 import { IconFilterOff } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import {
@@ -12,7 +12,7 @@ import {
 } from './financialModel';
 
 interface FilterBarProps {
-  options: FinOptions | undefined;
+  options: FinGroupOptions | undefined;
   loading: boolean;
   failed: boolean;
   selection: FinSelection;

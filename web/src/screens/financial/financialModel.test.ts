@@ -1,4 +1,4 @@
-import type { FinOptions } from '@paydesk/domain';
+import type { FinGroupOptions } from '@paydesk/domain';
 import { describe, expect, it } from 'vitest';
 import {
   averageHeader,
@@ -18,13 +18,12 @@ import {
   withGroupKeys,
 } from './financialModel';
 
-const options: FinOptions = {
+const options: FinGroupOptions = {
   profile: [{ Merchant_Profile: 'PayLo' }, { Merchant_Profile: null }],
   bank: [{ Bank: 'CBCAL' }],
   mcc: [{ MCC: '5812' }, { MCC: '9999' }],
   descript: [{ Code: '5812', Description: 'Eating Places' }],
   partner: [{ Partner_Name: 'Apex Payments' }],
-  mid: [],
   omonth: [{ open_month: 1 }, { open_month: 12 }],
   oyear: [{ open_year: 2024 }],
 };

@@ -6,7 +6,7 @@ import {
   FIN_CHART_ZOOM_FROM,
   FIN_GROUPS,
   type FinGroup,
-  type FinOptions,
+  type FinGroupOptions,
   finFilters,
   formatMoney,
   monthLabel,
@@ -76,7 +76,7 @@ const MONTH_NAMES = Array.from({ length: 12 }, (_, i) =>
 export const monthName = (n: number) => MONTH_NAMES[n - 1] ?? String(n);
 
 /** Each group's values as the server lists them. */
-function valuesOf(group: FinGroup, options: FinOptions): Array<string | number | null> {
+function valuesOf(group: FinGroup, options: FinGroupOptions): Array<string | number | null> {
   switch (group) {
     case 'profile':
       return options.profile.map((o) => o.Merchant_Profile);
@@ -94,7 +94,7 @@ function valuesOf(group: FinGroup, options: FinOptions): Array<string | number |
 }
 
 /** A group's choices: null as 'Not Specified', months by name, MCCs as "code – description". */
-export function groupOptions(group: FinGroup, options: FinOptions): FilterOption[] {
+export function groupOptions(group: FinGroup, options: FinGroupOptions): FilterOption[] {
   const descriptions = new Map(options.descript.map((d) => [d.Code, d.Description]));
   return valuesOf(group, options).map((value) => {
     let label: string;
@@ -122,7 +122,7 @@ export const groupKeys = (selection: FinSelection, group: FinGroup) => selection
  * Keeps only values the server still lists: a stored selection can outlive a partner or an MCC, and the
  * server refuses unknown values.
  */
-export function pruneSelection(selection: FinSelection, options: FinOptions): FinSelection {
+export function pruneSelection(selection: FinSelection, options: FinGroupOptions): FinSelection {
   const out = { ...selection };
   for (const group of FIN_GROUPS) {
     const known = new Set(valuesOf(group, options).map(keyOf));

@@ -69,10 +69,10 @@ export function useFinancial() {
 
   const options = useQuery({
     queryKey: financialKeys.options(),
-    queryFn: () => call(financialEndpoints.options),
+    queryFn: () => call(financialEndpoints.groups),
     staleTime: 5 * 60_000,
   });
-  useLogged(financialPaths.options, options.error);
+  useLogged(financialPaths.groups, options.error);
 
   // A stored value the server no longer lists would make every call fail, so only listed values are sent;
   // the figures wait for the options to know which those are.
