@@ -331,6 +331,36 @@ describe('sales calls', () => {
     // An earlier day is its own answer; an ISO-bound user's list is their ISO's approvals only.
     const january = await json('/api/approvedYTD_Details', { dt: `${today.slice(0, 4)}-01-31` });
     expect(january).toEqual(after.filter((r) => r.approved <= `${today.slice(0, 4)}-01-31`));
+    // A detail modal's month or day (`from`, PayDesk's addition): those days' rows only, from the same kept parts:
+    // this month, today, the month before, a range starting inside an earlier month, one ending in an earlier month.
+    const year = today.slice(0, 4);
+    const within = (list: typeof after, from: string, to: string) =>
+      list.filter((r) => r.approved >= from && r.approved <= to);
+    const lastMonth = `${year}-${String(Math.max(1, Number(today.slice(5, 7)) - 1)).padStart(2, '0')}-01`;
+    const ranges = (
+      [
+        [`${today.slice(0, 7)}-01`, today],
+        [today, today],
+        [lastMonth, lastDayOfMonth(lastMonth)],
+        [`${year}-01-17`, today],
+        [`${year}-01-10`, `${year}-03-05`],
+      ] as const
+    ).filter(([from, to]) => from <= to && to <= today);
+    expect(ranges.length).toBeGreaterThan(2);
+    for (const [from, to] of ranges) {
+      const asked = await json('/api/approvedYTD_Details', { dt: to, from });
+      expect(asked, `${from}..${to}`).toEqual(within(after, from, to));
+    }
+    expect(within(after, `${today.slice(0, 7)}-01`, today).length).toBeGreaterThan(0);
+    for (const bad of [
+      { dt: `${year}-01-01`, from: `${year}-01-02` },
+      { dt: today, from: `${Number(year) - 1}-12-31` },
+      { dt: today, from: 'yesterday' },
+      { dt: today, from: null },
+    ]) {
+      const res = await admin.post('/api/approvedYTD_Details', bad);
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+    }
     const partner = new Client(t.app);
     await partner.signin('partner@summitpayments.example');
     const mine = await partner.post('/api/approvedYTD_Details', { dt: today });
@@ -376,7 +406,13 @@ describe('sales calls', () => {
     expect(raised(beforeMove, await versions())).toEqual(
       [...new Set([...daysOf(new Date(movedFrom as Date)), ...daysOf(movedTo)])].sort(),
     );
-    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(await expected());
+    const moved2 = await expected();
+    expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(moved2);
+    // The ranges that hold the days it left and joined are whole again too.
+    for (const [from, to] of ranges)
+      expect(await json('/api/approvedYTD_Details', { dt: to, from }), `${from}..${to}`).toEqual(
+        within(moved2, from, to),
+      );
     await t.db
       .updateTable('applications')
       .set({ approved_at: movedFrom })

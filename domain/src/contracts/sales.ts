@@ -60,6 +60,17 @@ export const cntrBody = z.strictObject({
     .min(-1200),
 });
 export const dtBody = z.strictObject({ dt: isoDate });
+/**
+ * The year's approvals to `dt`; with `from` (PayDesk's addition: a detail modal's month or day), only those from
+ * that day on. `from` defaults to the first of January of dt's year.
+ */
+export const approvalsBody = z
+  .strictObject({ dt: isoDate, from: isoDate.optional() })
+  .refine((b) => b.from === undefined || (b.from <= b.dt && b.from.slice(0, 4) === b.dt.slice(0, 4)), {
+    message: 'from must be a day of the same year as dt, on or before it',
+    path: ['from'],
+  });
+export type ApprovalsBody = z.input<typeof approvalsBody>;
 
 export const dayCount = z.object({ Submitted: z.number().optional(), Approved: z.number().optional() });
 export type DayCount = z.output<typeof dayCount>;
@@ -347,11 +358,13 @@ export const salesEndpoints = {
   day: postDt(salesPaths.day, "A day's submissions and approvals", list(dayCount)),
   month: postDt(salesPaths.month, 'The counts of the month of a day', list(monthCounts)),
   year: postDt(salesPaths.year, 'Approvals per month of the year of a day', list(yearRow)),
-  approvedYTDDetails: postDt(
-    salesPaths.approvedYTDDetails,
-    'The approvals from the start of the year to a day',
-    list(approvalDetailRow),
-  ),
+  approvedYTDDetails: endpoint({
+    method: 'POST',
+    path: salesPaths.approvedYTDDetails,
+    summary: 'The approvals from the start of the year (or from a day of it) to a day',
+    input: approvalsBody,
+    output: list(approvalDetailRow),
+  }),
   salesYTDgoals: postDt(
     salesPaths.salesYTDgoals,
     'The approvals goal of each month of the year',

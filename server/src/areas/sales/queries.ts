@@ -179,28 +179,49 @@ export async function partnerMerchants(
  * compressed. It is kept in parts (platform/answerCache.ts, keptArrayInParts), each earlier month of the year one
  * part and each day of the day's month one, until a write touches an approval of one of its days (migration
  * 2026_12_11_0010): after today's approval, only today's approvals are read again.
+ *
+ * `since` (a day of dt's year, on or before it; the first of January when not given): only the approvals from that
+ * day on, as a detail modal asks for its month or day. Its parts are those of the whole list that it covers, and
+ * the days of a month it starts inside of: the same kept parts, so a month's modal reads that month alone.
  */
-export function approvalDetails<T>(database: Db, db: Db, scope: string, dt: string): Promise<JsonText<T>> {
+export function approvalDetails<T>(
+  database: Db,
+  db: Db,
+  scope: string,
+  dt: string,
+  since = `${dt.slice(0, 4)}-01-01`,
+): Promise<JsonText<T>> {
   const month = `${dt.slice(0, 7)}-01`;
   const parts: AnswerPart[] = [];
-  for (let day = dt; day >= month; day = addDays(day, -1)) parts.push({ key: day, first: day, last: day });
-  for (let from = addMonths(month, -1); from >= `${dt.slice(0, 4)}-01-01`; from = addMonths(from, -1))
-    parts.push({ key: from.slice(0, 7), first: from, last: addDays(addMonths(from, 1), -1) });
-  return keptArrayInParts<T>(database, db, 'approvals', scope, dt, parts, async (stale) => {
+  const days = (first: string, last: string) => {
+    for (let day = last; day >= first; day = addDays(day, -1))
+      parts.push({ key: day, first: day, last: day });
+  };
+  days(since > month ? since : month, dt);
+  for (let from = addMonths(month, -1); from >= `${since.slice(0, 7)}-01`; from = addMonths(from, -1)) {
+    const last = addDays(addMonths(from, 1), -1);
+    if (from >= since) parts.push({ key: from.slice(0, 7), first: from, last });
+    else days(since, last);
+  }
+  const question = since === `${dt.slice(0, 4)}-01-01` ? dt : `${since}..${dt}`;
+  return keptArrayInParts<T>(database, db, 'approvals', scope, question, parts, async (stale) => {
     // One statement from the first day to the last of the parts to read again (usually one day, or all of them);
-    // each row's part is its month before dt's month, its day within it.
+    // each row's part is its day when that is a part asked for (the days of dt's month, and of a month `since`
+    // starts inside of), else its month.
     const from = stale.reduce((a, p) => (p.first < a ? p.first : a), dt);
     const to = stale.reduce((a, p) => (p.last > a ? p.last : a), from);
+    const keys = sql.val(stale.map((p) => p.key));
     const { rows } = await sql<{ part: string; text: string }>`select x.part,
         string_agg(x.json, ',' order by x.at desc, x.id) as text
-      from (select case when a.approved_at < ${month}::date then to_char(a.approved_at, 'YYYY-MM')
-          else to_char(a.approved_at, 'YYYY-MM-DD') end as part, a.id, a.approved_at as at,
+      from (select case when to_char(a.approved_at, 'YYYY-MM-DD') = any(${keys}::text[])
+          then to_char(a.approved_at, 'YYYY-MM-DD') else to_char(a.approved_at, 'YYYY-MM') end as part,
+          a.id, a.approved_at as at,
           row_to_json((select y from (select a.id, m.mid as "MID", coalesce(m.dba, a.dba) as "DBA",
             a.sponsor_bank as "SponsorBank", a.profile, p.account_name as "ISO",
             to_char(a.approved_at, 'YYYY-MM-DD') as approved) y))::text as json
         from applications a join partners p on p.id = a.partner_id left join merchants m on m.id = a.merchant_id
         where ${between('a.approved_at', { from, to: addDays(to, 1) })}) x
-      where x.part = any(${sql.val(stale.map((p) => p.key))}::text[])
+      where x.part = any(${keys}::text[])
       group by x.part`.execute(db);
     return new Map(rows.map((r) => [r.part, r.text]));
   });

@@ -114,13 +114,14 @@ export function salesRoutes(app: FastifyInstance, deps: Deps) {
   });
   withDt(salesEndpoints.month, (db, dt) => list(monthCounts(db, monthOf(dt))));
   withDt(salesEndpoints.year, (db, dt) => yearApprovals(db, yearOf(dt)));
-  // Every approval of the year to the day asked (3 MB at the large scale), kept per scope in parts (months, and the
-  // days of the last month), each until a write touches an approval of one of its days.
+  // Every approval of the year to the day asked (3 MB at the large scale), or from `from` on (a detail modal's month
+  // or day), kept per scope in parts (months, and the days of the last month), each until a write touches an
+  // approval of one of its days.
   route(app, deps, {
     endpoint: salesEndpoints.approvedYTDDetails,
     access: 'session',
     scope: 'iso',
-    handler: ({ db, input, user }) => approvalDetails(deps.db, db, scopeKey(user), input.dt),
+    handler: ({ db, input, user }) => approvalDetails(deps.db, db, scopeKey(user), input.dt, input.from),
   });
   route(app, deps, {
     endpoint: salesEndpoints.salesYTDgoals,

@@ -218,13 +218,12 @@ export function useSalesDashboard(cntr: number, current: string) {
 
 export type SalesDashboard = ReturnType<typeof useSalesDashboard>;
 
-/** The approvals of [from, to] (both 'YYYY-MM-DD', same year), fetched when a detail modal opens. */
+/**
+ * The approvals of [from, to] (both 'YYYY-MM-DD', same year), fetched when a detail modal opens: only those days'
+ * (a month is a twelfth of the year's list, which the older client fetched whole).
+ */
 export function useApprovalsBetween(from: string, to: string, enabled: boolean): Loaded<ApprovalDetailRow[]> {
-  const answer = useSalesCall(salesEndpoints.approvedYTDDetails, { dt: to }, { live: false, enabled });
-  return {
-    ...answer,
-    data: answer.data?.filter((row) => row.approved >= from && row.approved <= to),
-  };
+  return useSalesCall(salesEndpoints.approvedYTDDetails, { dt: to, from }, { live: false, enabled });
 }
 
 /** The merchants behind a partner row. */
