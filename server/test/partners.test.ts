@@ -1,7 +1,8 @@
-import { partnerEndpoints } from '@paydesk/domain';
+import { partnerDirectoryRow, partnerEndpoints } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { importFromCrm, partnersImportJob } from '../src/areas/partners/importJob';
 import type { Db } from '../src/db/connect';
 import { type Crm, type CrmAccount, type CrmGroup, type NewCrmGroup, SandboxCrm } from '../src/platform/crm';
@@ -178,7 +179,13 @@ describe('reading partners', () => {
   it('/api/partner has the partner row fields; /api/searchpartner matches by prefix and keeps accounts whole', async () => {
     const c = await admin();
     const all = (await c.post('/api/partner')).json();
-    expect(all.length).toBe((await c.get('/api/partners/GetPartners')).json().length);
+    // The partner rows are the directory's rows without the group's Salesforce ID, association number and rev
+    // share, in its order, each as the contract writes it.
+    const whole = (await c.get('/api/partners/GetPartners')).json() as Record<string, unknown>[];
+    expect(all).toEqual(
+      whole.map(({ group_sf_id: _s, association_number: _a, rev_share: _r, ...row }) => row),
+    );
+    expect(z.array(partnerDirectoryRow.strict()).parse(all)).toEqual(all);
     const summit = await t.db
       .selectFrom('partners')
       .select(['id', 'account_id'])

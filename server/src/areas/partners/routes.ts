@@ -20,7 +20,7 @@ import { findRun, unfinishedRun } from '../jobs/queries';
 import { addGroup, updateRevShare } from './editing';
 import {
   accountGroupRowsJson,
-  directoryRows,
+  directoryRowsJson,
   lastGroupIds,
   partnerAccount,
   partnersSource,
@@ -52,14 +52,14 @@ export function partnerRoutes(app: FastifyInstance, deps: Deps) {
     endpoint: partnerEndpoints.list,
     access: 'session',
     scope: 'iso',
-    handler: ({ db }) => directoryRows(db),
+    handler: ({ db }) => directoryRowsJson(db),
   });
 
   route(app, deps, {
     endpoint: partnerEndpoints.search,
     access: 'session',
     scope: 'iso',
-    handler: ({ db, input }) => directoryRows(db, input.val),
+    handler: ({ db, input }) => directoryRowsJson(db, input.val),
   });
 
   route(app, deps, {
