@@ -633,7 +633,7 @@ if (section('sales')) {
       BASELINE_RUNS,
     );
     for (const [question, d] of [
-      ['/api/approvedYTD_Details (every approval of the year)', again],
+      ["/api/approvedYTD_Details (every approval of the year: the older client's whole list)", again],
       ['/api/approvedYTD_Details, first ask after an approval of this month is written', afterApproval],
       ['/api/approvedYTD_Details, first ask after every month changed (a truncate)', first],
     ] as const)
@@ -820,7 +820,7 @@ if (section('financial')) {
   ] as const)
     finRows.push(measured(question, d, groupsPlain));
   for (const [question, d] of [
-    ['/api/finoptions (every filter group, every MID)', optionsDesign],
+    ["/api/finoptions (every filter group, every MID: the older client's whole list)", optionsDesign],
     ['/api/finoptions, first ask after every part changed', optionsFirst],
     ["/api/finoptions, first ask after a merchant's DBA edit", optionsDba],
     ["/api/finoptions, first ask after a merchant's MCC edit", optionsMcc],
