@@ -186,6 +186,7 @@ describe('reading partners', () => {
       whole.map(({ group_sf_id: _s, association_number: _a, rev_share: _r, ...row }) => row),
     );
     expect(z.array(partnerDirectoryRow.strict()).parse(all)).toEqual(all);
+    expect(Object.keys(all[0])).toEqual(Object.keys(partnerDirectoryRow.shape));
     const summit = await t.db
       .selectFrom('partners')
       .select(['id', 'account_id'])
@@ -197,6 +198,8 @@ describe('reading partners', () => {
       .where('partner_id', '=', summit.id)
       .execute();
     const found = (await c.post('/api/searchpartner', { val: 'summit pay' })).json();
+    expect(z.array(partnerDirectoryRow.strict()).parse(found)).toEqual(found);
+    expect(Object.keys(found[0])).toEqual(Object.keys(partnerDirectoryRow.shape));
     expect(new Set(found.map((r: { accountname: string }) => r.accountname))).toEqual(
       new Set(['Summit Payment Group']),
     );

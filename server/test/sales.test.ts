@@ -268,7 +268,7 @@ describe('sales calls', () => {
 
   it('year-to-date details: every approval of the year with its merchant, newest first, kept until a change', async () => {
     // The oracle: the raw rows, joined and ordered here.
-    const expected = async (iso?: string) => {
+    const expected = async (iso?: string, from = `${today.slice(0, 4)}-01-01`, to = today) => {
       const rows = await t.db
         .selectFrom('applications as a')
         .innerJoin('partners as p', 'p.id', 'a.partner_id')
@@ -296,7 +296,7 @@ describe('sales calls', () => {
           approved: day(new Date(r.approved_at as Date)),
           at: new Date(r.approved_at as Date).getTime(),
         }))
-        .filter((r) => r.approved >= `${today.slice(0, 4)}-01-01` && r.approved <= today)
+        .filter((r) => r.approved >= from && r.approved <= to)
         .filter((r) => iso === undefined || r.ISO === iso)
         .sort((a, b) => b.at - a.at || a.id - b.id)
         .map(({ at: _, ...r }) => r);
@@ -332,29 +332,37 @@ describe('sales calls', () => {
     const january = await json('/api/approvedYTD_Details', { dt: `${today.slice(0, 4)}-01-31` });
     expect(january).toEqual(after.filter((r) => r.approved <= `${today.slice(0, 4)}-01-31`));
     // A detail modal's month or day (`from`, PayDesk's addition): those days' rows only, from the same kept parts:
-    // this month, today, the month before, a range starting inside an earlier month, one ending in an earlier month.
-    const year = today.slice(0, 4);
-    const within = (list: typeof after, from: string, to: string) =>
-      list.filter((r) => r.approved >= from && r.approved <= to);
-    const lastMonth = `${year}-${String(Math.max(1, Number(today.slice(5, 7)) - 1)).padStart(2, '0')}-01`;
-    const ranges = (
-      [
-        [`${today.slice(0, 7)}-01`, today],
-        [today, today],
-        [lastMonth, lastDayOfMonth(lastMonth)],
-        [`${year}-01-17`, today],
-        [`${year}-01-10`, `${year}-03-05`],
-      ] as const
-    ).filter(([from, to]) => from <= to && to <= today);
-    expect(ranges.length).toBeGreaterThan(2);
+    // this month, today, last year's December (a whole earlier month: the year list's part), a range of last year
+    // starting inside one month and ending inside another, and this year's earlier months when there are some.
+    const year = Number(today.slice(0, 4));
+    const thisMonth = `${today.slice(0, 7)}-01`;
+    const ranges: Array<readonly [string, string]> = [
+      [thisMonth, today],
+      [today, today],
+      [`${year - 1}-12-01`, `${year - 1}-12-31`],
+      [`${year - 1}-02-17`, `${year - 1}-05-10`],
+      [`${year - 1}-01-01`, `${year - 1}-06-30`],
+    ];
+    if (thisMonth > `${year}-01-01`) {
+      const lastMonth = addMonths(thisMonth, -1);
+      ranges.push([lastMonth, lastDayOfMonth(lastMonth)], [`${year}-01-17`, today]);
+    }
     for (const [from, to] of ranges) {
       const asked = await json('/api/approvedYTD_Details', { dt: to, from });
-      expect(asked, `${from}..${to}`).toEqual(within(after, from, to));
+      expect(asked, `${from}..${to}`).toEqual(await expected(undefined, from, to));
     }
-    expect(within(after, `${today.slice(0, 7)}-01`, today).length).toBeGreaterThan(0);
+    expect((await expected(undefined, `${year - 1}-02-17`, `${year - 1}-05-10`)).length).toBeGreaterThan(10);
+    // Asked again: the same, now from the kept parts.
+    for (const [from, to] of ranges)
+      expect(await json('/api/approvedYTD_Details', { dt: to, from }), `${from}..${to}`).toEqual(
+        await expected(undefined, from, to),
+      );
+    const within = (list: typeof after, from: string, to: string) =>
+      list.filter((r) => r.approved >= from && r.approved <= to);
+    const thisYear = ranges.filter(([from]) => from >= `${year}-01-01`);
     for (const bad of [
       { dt: `${year}-01-01`, from: `${year}-01-02` },
-      { dt: today, from: `${Number(year) - 1}-12-31` },
+      { dt: today, from: `${year - 1}-12-31` },
       { dt: today, from: 'yesterday' },
       { dt: today, from: null },
     ]) {
@@ -409,7 +417,7 @@ describe('sales calls', () => {
     const moved2 = await expected();
     expect(await json('/api/approvedYTD_Details', { dt: today })).toEqual(moved2);
     // The ranges that hold the days it left and joined are whole again too.
-    for (const [from, to] of ranges)
+    for (const [from, to] of thisYear)
       expect(await json('/api/approvedYTD_Details', { dt: to, from }), `${from}..${to}`).toEqual(
         within(moved2, from, to),
       );

@@ -43,43 +43,31 @@ function matching(val: string): RawBuilder<unknown> {
     union select partner_id from groups where lower(group_id) like ${prefix})`;
 }
 
+/** The group fields of the search reading's row (spec §3 partner row): GROUP_COLUMNS but the Salesforce ID,
+ * association number and rev share. */
+const DIRECTORY_GROUP_COLUMNS = sql`g.group_name as groupname, g.group_id as groupid, g.bank, g.profile,
+  g.processor, g.effective_date::text as effectivedate`;
+
 /**
  * One row per account-group pair (an account without groups: one row, group fields null), accounts in name
- * order and each account's rows together, so a page of them never splits an account.
+ * order and each account's rows together, so a page of them never splits an account, written as JSON by
+ * PostgreSQL: read into objects, checked and written again by the server, the 447 rows of "pa" at the xl scale
+ * took longer than finding them (docs/bench.md).
  */
-export async function accountGroupRows(db: Db, val = ''): Promise<PartnerAccountGroupRow[]> {
-  const { rows } = await sql<PartnerAccountGroupRow>`
-    select ${ACCOUNT_COLUMNS}, ${GROUP_COLUMNS}
-    from partners p left join groups g on g.partner_id = p.id
-    where ${matching(val)}
-    order by p.account_name, p.account_id, g.effective_date, g.group_id`.execute(db);
-  return rows;
-}
-
-/** The same rows as accountGroupRows, written as JSON by PostgreSQL (GetPartners: the whole directory). */
-export async function accountGroupRowsJson(db: Db): Promise<string> {
+async function directoryJson(db: Db, groupColumns: RawBuilder<unknown>, where: RawBuilder<unknown>) {
   const { rows } = await sql<{ json: string }>`
     select coalesce(json_agg(r order by r.accountname, r.accountid, r.effectivedate, r.groupid), '[]')::text as json
-    from (select ${ACCOUNT_COLUMNS}, ${GROUP_COLUMNS} from partners p left join groups g on g.partner_id = p.id) r`.execute(
-    db,
-  );
+    from (select ${ACCOUNT_COLUMNS}, ${groupColumns} from partners p left join groups g on g.partner_id = p.id
+          where ${where}) r`.execute(db);
   return rows[0]?.json ?? '[]';
 }
 
-/**
- * The search reading's rows (the partner row fields, spec §3) in accountGroupRows' order, written as JSON by
- * PostgreSQL: read into objects, checked and written again by the server, the 447 rows of "pa" at the xl scale took
- * longer than finding them (docs/bench.md).
- */
-export async function directoryRowsJson(db: Db, val = ''): Promise<JsonText<PartnerDirectoryRow[]>> {
-  const { rows } = await sql<{ json: string }>`
-    select coalesce(json_agg(r order by r.accountname, r.accountid, r.effectivedate, r.groupid), '[]')::text as json
-    from (select ${ACCOUNT_COLUMNS}, g.group_name as groupname, g.group_id as groupid, g.bank, g.profile,
-            g.processor, g.effective_date::text as effectivedate
-          from partners p left join groups g on g.partner_id = p.id
-          where ${matching(val)}) r`.execute(db);
-  return jsonText(rows[0]?.json ?? '[]');
-}
+/** GetPartners: the whole directory with every group field. */
+export const accountGroupRowsJson = (db: Db): Promise<string> => directoryJson(db, GROUP_COLUMNS, sql`true`);
+
+/** The search reading's rows (the partner row fields, spec §3) of the accounts matching `val` (empty: all). */
+export const directoryRowsJson = async (db: Db, val = ''): Promise<JsonText<PartnerDirectoryRow[]>> =>
+  jsonText(await directoryJson(db, DIRECTORY_GROUP_COLUMNS, matching(val)));
 
 export async function partnerAccount(db: Db, accountId: string): Promise<PartnerAccount | null> {
   const { rows } = await sql<PartnerAccountGroupRow>`

@@ -8,7 +8,7 @@ import type {
   PendingRow,
   SubmittedByProfile,
 } from '@paydesk/domain';
-import { addMonths, BANKS } from '@paydesk/domain';
+import { addMonths, BANKS, lastDayOfMonth, monthStart } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
 import { type AnswerPart, keptArrayInParts } from '../../platform/answerCache';
@@ -181,8 +181,9 @@ export async function partnerMerchants(
  * 2026_12_11_0010): after today's approval, only today's approvals are read again.
  *
  * `since` (a day of dt's year, on or before it; the first of January when not given): only the approvals from that
- * day on, as a detail modal asks for its month or day. Its parts are those of the whole list that it covers, and
- * the days of a month it starts inside of: the same kept parts, so a month's modal reads that month alone.
+ * day on, as a detail modal asks for its month or day. Its parts are those of the whole list that it covers (a whole
+ * earlier month is that month's part, as in the year's list), and the days of a month it starts inside of: the same
+ * kept parts, so a month's modal reads that month alone, or nothing once the year's list has read it.
  */
 export function approvalDetails<T>(
   database: Db,
@@ -197,7 +198,10 @@ export function approvalDetails<T>(
     for (let day = last; day >= first; day = addDays(day, -1))
       parts.push({ key: day, first: day, last: day });
   };
-  days(since > month ? since : month, dt);
+  // A whole month before this one (a past month's modal) is the year list's part of that month.
+  if (since <= month && dt === lastDayOfMonth(month) && month < monthStart(new Date()))
+    parts.push({ key: month.slice(0, 7), first: month, last: dt });
+  else days(since > month ? since : month, dt);
   for (let from = addMonths(month, -1); from >= `${since.slice(0, 7)}-01`; from = addMonths(from, -1)) {
     const last = addDays(addMonths(from, 1), -1);
     if (from >= since) parts.push({ key: from.slice(0, 7), first: from, last });
@@ -206,8 +210,8 @@ export function approvalDetails<T>(
   const question = since === `${dt.slice(0, 4)}-01-01` ? dt : `${since}..${dt}`;
   return keptArrayInParts<T>(database, db, 'approvals', scope, question, parts, async (stale) => {
     // One statement from the first day to the last of the parts to read again (usually one day, or all of them);
-    // each row's part is its day when that is a part asked for (the days of dt's month, and of a month `since`
-    // starts inside of), else its month.
+    // each row's part is its day when that is a part asked for (the days of dt's month, unless it is a whole
+    // earlier month, and of a month `since` starts inside of), else its month.
     const from = stale.reduce((a, p) => (p.first < a ? p.first : a), dt);
     const to = stale.reduce((a, p) => (p.last > a ? p.last : a), from);
     const keys = sql.val(stale.map((p) => p.key));
