@@ -739,6 +739,13 @@ if (section('financial')) {
   const target = someone[0];
   if (!target) throw new Error('No merchant to edit: is the bench database seeded?');
   let flipped = false;
+  // The merchant's MCC, alternating two values (put back afterwards).
+  const flipMcc = () => {
+    flipped = !flipped;
+    return sql`update merchants set mcc = ${flipped ? target.other : target.mcc} where id = ${target.id}`.execute(
+      db,
+    );
+  };
   const [optionsDba, optionsMcc] = await (async () => {
     try {
       const dba = await timedAfterWrite(
@@ -750,16 +757,7 @@ if (section('financial')) {
         askOptions,
         RUNS,
       );
-      const mcc = await timedAfterWrite(
-        () => {
-          flipped = !flipped;
-          return sql`update merchants set mcc = ${flipped ? target.other : target.mcc} where id = ${target.id}`.execute(
-            db,
-          );
-        },
-        askOptions,
-        RUNS,
-      );
+      const mcc = await timedAfterWrite(flipMcc, askOptions, RUNS);
       return [dba, mcc];
     } finally {
       await sql`update merchants set dba = ${target.dba}, mcc = ${target.mcc} where id = ${target.id}`.execute(
@@ -767,19 +765,23 @@ if (section('financial')) {
       );
     }
   })();
-  const optionsPlain = await timed(async () => {
-    for (const q of [
-      'select distinct profile from merchants order by 1',
-      'select distinct sponsor_bank from merchants order by 1',
-      'select distinct mcc from merchants order by 1',
-      'select code, description from mcc_codes where code in (select distinct mcc from merchants) order by code',
-      'select distinct p.account_name from partners p join merchants m on m.partner_id = p.id order by 1',
-      'select mid, dba from merchants order by dba, mid',
-      'select distinct extract(month from opened_on)::int from merchants order by 1',
-      'select distinct extract(year from opened_on)::int from merchants order by 1',
-    ])
-      await sql.raw(q).execute(db);
-  }, BASELINE_RUNS);
+  const groupStatements = [
+    'select distinct profile from merchants order by 1',
+    'select distinct sponsor_bank from merchants order by 1',
+    'select distinct mcc from merchants order by 1',
+    'select code, description from mcc_codes where code in (select distinct mcc from merchants) order by code',
+    'select distinct p.account_name from partners p join merchants m on m.partner_id = p.id order by 1',
+    'select distinct extract(month from opened_on)::int from merchants order by 1',
+    'select distinct extract(year from opened_on)::int from merchants order by 1',
+  ];
+  const statementsTimed = (statements: string[]) =>
+    timed(async () => {
+      for (const q of statements) await sql.raw(q).execute(db);
+    }, BASELINE_RUNS);
+  const optionsPlain = await statementsTimed([
+    ...groupStatements,
+    'select mid, dba from merchants order by dba, mid',
+  ]);
   // What the dashboard asks (it has no MID filter): the groups alone, asked again, first asked after every part
   // changed, and after a merchant's MCC edit (as above).
   const askGroups = () => askAsBrowser('GET', '/api/finoptions/groups');
@@ -787,32 +789,12 @@ if (section('financial')) {
   const groupsFirst = await timedAfterChange('fin_options', askGroups, RUNS);
   const groupsMcc = await (async () => {
     try {
-      return await timedAfterWrite(
-        () => {
-          flipped = !flipped;
-          return sql`update merchants set mcc = ${flipped ? target.other : target.mcc} where id = ${target.id}`.execute(
-            db,
-          );
-        },
-        askGroups,
-        RUNS,
-      );
+      return await timedAfterWrite(flipMcc, askGroups, RUNS);
     } finally {
       await sql`update merchants set mcc = ${target.mcc} where id = ${target.id}`.execute(db);
     }
   })();
-  const groupsPlain = await timed(async () => {
-    for (const q of [
-      'select distinct profile from merchants order by 1',
-      'select distinct sponsor_bank from merchants order by 1',
-      'select distinct mcc from merchants order by 1',
-      'select code, description from mcc_codes where code in (select distinct mcc from merchants) order by code',
-      'select distinct p.account_name from partners p join merchants m on m.partner_id = p.id order by 1',
-      'select distinct extract(month from opened_on)::int from merchants order by 1',
-      'select distinct extract(year from opened_on)::int from merchants order by 1',
-    ])
-      await sql.raw(q).execute(db);
-  }, BASELINE_RUNS);
+  const groupsPlain = await statementsTimed(groupStatements);
   for (const [question, d] of [
     ['/api/finoptions/groups (the dashboard: every filter group, no MIDs)', groupsDesign],
     ['/api/finoptions/groups, first ask after every part changed', groupsFirst],
