@@ -1254,6 +1254,22 @@ if (section('bonus')) {
         await sql`update merchants set dba = ${edited.dba} where id = ${edited.id}`.execute(db);
       }
     }
+    if (answer === 'activation') {
+      // Yesterday's figures written again, a cent more then a cent less (an even number of writes: as they were),
+      // for every merchant approved in the lookback, as the daily import writes them: the kept rows of the merchants
+      // within their volume days change (migration 2026_12_18_0010), and their days' parts are made again.
+      let sign = 1;
+      const daily = async () => {
+        sign = -sign;
+        await sql`update merchant_daily d set volume = d.volume + ${sign * 0.01}
+          from merchants m where m.id = d.merchant_id and d.day = current_date - 1
+            and m.approved_on >= current_date - 90`.execute(db);
+      };
+      measures.push([
+        `${question}, first ask after yesterday's figures were written`,
+        await timedAfterWrite(daily, ask, RUNS),
+      ]);
+    }
     for (const [label, d] of measures) readRow(label, d);
   }
   printTable('Bonus (runs in a rolled-back transaction; reads through the HTTP stack)', bonusRows);

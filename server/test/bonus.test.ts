@@ -16,7 +16,13 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bonusRunJob } from '../src/areas/bonus/jobs';
-import { bonusRows, bonusRowsJson, clawbackRows } from '../src/areas/bonus/queries';
+import {
+  activationDays,
+  activationFrom,
+  bonusRows,
+  bonusRowsJson,
+  clawbackRows,
+} from '../src/areas/bonus/queries';
 import { clawbackVolumeSums, runWindow } from '../src/areas/bonus/run';
 import { scopeTransaction } from '../src/platform/scope';
 import { Client, startTestJobs, type TestApp, testApp } from './helpers';
@@ -1079,6 +1085,207 @@ describe('weekly, Monthly Extra and activation', () => {
         equipment_model = ${m.equipment_model} where id = ${m.id}`.execute(t.db);
     }
     expect(await list(ADMIN)).toEqual(before);
+  });
+});
+
+/**
+ * The Activation tab on `today` worked out from the raw rows as docs/bonus.md words it: the merchants approved from
+ * the longest volume days and 30 more before `today`, each with the newest specification naming its group (else 30
+ * days and $250), its volume from its approval day through its deadline or `today` (the days as the bonus runs read
+ * them, bonus_daily_volume), activated on the first day its running total reached the threshold, and left out once
+ * 30 days past its deadline unless activated. `longest`: the longest volume days as a user reads them (staff: every
+ * specification's).
+ */
+async function activationOracle(
+  db: typeof t.db,
+  today: string,
+  longest?: number,
+): Promise<BonusActivationRow[]> {
+  const { rows: specs } = await sql<{ group_id: string; volume_days: number; volume_threshold: string }>`
+    select group_id, volume_days, volume_threshold::text as volume_threshold from activation_specs order by id`.execute(
+    db,
+  );
+  const specOf = (group: string) => {
+    let found = { volume_days: 30, volume_threshold: '250' };
+    for (const s of specs) if (s.group_id.replace(/\s+/g, '').split(',').includes(group)) found = s;
+    return { days: found.volume_days, threshold: parseMoney(found.volume_threshold) };
+  };
+  const reach = (longest ?? Math.max(30, ...specs.map((s) => s.volume_days))) + 30;
+  const from = addDays(today, -reach);
+  const { rows: merchants } = await sql<{
+    id: number;
+    mid: string;
+    dba: string;
+    iso: string;
+    group_id: string;
+    rm: string | null;
+    sales_rep: string | null;
+    profile: string;
+    opened_on: string;
+    approved_on: string;
+  }>`select m.id, m.mid, m.dba, p.account_name as iso, m.group_id, m.rm, m.sales_rep, m.profile,
+      m.opened_on::text as opened_on, m.approved_on::text as approved_on
+    from merchants m join partners p on p.id = m.partner_id
+    where m.approved_on between ${from}::date and ${today}::date`.execute(db);
+  const spans = merchants.map((m) => {
+    const spec = specOf(m.group_id);
+    const deadline = addDays(m.approved_on, Math.max(spec.days, 1) - 1);
+    return { ...m, spec, deadline, last: deadline < today ? deadline : today };
+  });
+  const { rows: days } = await sql<{ id: number; day: string; volume: string }>`
+    select x.id, v.day::text as day, v.volume::text as volume
+    from unnest(${spans.map((m) => m.id)}::int[], ${spans.map((m) => m.approved_on)}::date[],
+      ${spans.map((m) => m.last)}::date[]) x(id, first_day, last_day)
+    cross join lateral bonus_daily_volume(array[x.id], x.first_day, x.last_day) v
+    order by x.id, v.day`.execute(db);
+  const daysOf = new Map<number, { day: string; volume: string }[]>();
+  for (const d of days) daysOf.set(d.id, [...(daysOf.get(d.id) ?? []), d]);
+  const out: (BonusActivationRow & { approved_on: string })[] = [];
+  for (const m of spans) {
+    let total = 0n;
+    let reached: string | null = null;
+    for (const d of daysOf.get(m.id) ?? []) {
+      total += parseMoney(d.volume);
+      if (reached === null && total >= m.spec.threshold) reached = d.day;
+    }
+    if (!reached && addDays(m.deadline, 30) < today) continue;
+    out.push({
+      approved_on: m.approved_on,
+      mid: m.mid,
+      dba_name: m.dba,
+      iso_name: m.iso,
+      group_id: m.group_id,
+      rm: m.rm,
+      sales_rep: m.sales_rep,
+      merchant_profile: m.profile,
+      open_date: m.opened_on,
+      volume_threshold: toDecimalString(m.spec.threshold),
+      volume: toDecimalString(money(total)),
+      volume_days: m.spec.days,
+      days: reached ? 0 : Math.max(0, Math.round((Date.parse(m.deadline) - Date.parse(today)) / 86_400_000)),
+      activation_status: reached ? 'Activated' : m.deadline < today ? 'Expired' : 'Pending',
+      activated_on: reached,
+    });
+  }
+  out.sort((a, b) =>
+    a.approved_on !== b.approved_on
+      ? a.approved_on < b.approved_on
+        ? 1
+        : -1
+      : a.mid < b.mid
+        ? -1
+        : a.mid > b.mid
+          ? 1
+          : 0,
+  );
+  return out.map(({ approved_on: _day, ...row }) => row);
+}
+
+/** The list as the request writes it on `today` (every day's part, made afresh) from the kept rows. */
+async function activationAsKept(db: typeof t.db, today: string): Promise<BonusActivationRow[]> {
+  const from = await activationFrom(db, today);
+  const days: string[] = [];
+  for (let day = today; day >= from; day = addDays(day, -1)) days.push(day);
+  const byDay = await activationDays(db, today, days);
+  const json = `[${days
+    .map((d) => byDay.get(d) ?? '')
+    .filter((p) => p.length > 0)
+    .join(',')}]`;
+  return JSON.parse(json) as BonusActivationRow[];
+}
+
+// The rows kept per merchant by the writes (migration 2026_12_18_0010) against the raw rows, on today, on later
+// days (a row kept before the day asked adds the days after it) and on the day before (a database ahead of the
+// server's day), after each kind of write the rows depend on.
+describe('the Activation tab kept per merchant', () => {
+  it('equals the list worked out from the raw rows, for staff and an ISO, through the API', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const staff = (await (await as(ADMIN)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
+    expectFitsExactly(staff, bonusEndpoints.getActivation.output);
+    const want = await activationOracle(t.db, today);
+    expect(want.length).toBeGreaterThan(20);
+    expect(want.some((r) => r.activation_status === 'Activated')).toBe(true);
+    expect(want.some((r) => r.activation_status === 'Pending')).toBe(true);
+    expect(staff).toEqual(want);
+    // An ISO-bound user: its own merchants, from the longest volume days of the specifications it may read.
+    const { rows: partner } = await sql<{
+      id: number;
+    }>`select id from partners where account_name = ${SUMMIT}`.execute(t.db);
+    const longest = await t.db.transaction().execute(async (trx) => {
+      await scopeTransaction(trx, partner[0]?.id as number);
+      const { rows } = await sql<{
+        days: number | null;
+      }>`select max(volume_days) as days from activation_specs`.execute(trx);
+      return Math.max(30, rows[0]?.days ?? 0);
+    });
+    const mine = (await (await as(PARTNER)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine).toEqual((await activationOracle(t.db, today, longest)).filter((r) => r.iso_name === SUMMIT));
+  });
+
+  it('follows every kind of write, on today and on the days around it', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const check = async (db: typeof t.db, what: string) => {
+      for (const day of [today, addDays(today, 1), addDays(today, 9), addDays(today, -1)])
+        expect(await activationAsKept(db, day), `${what}, on ${day}`).toEqual(
+          await activationOracle(db, day),
+        );
+    };
+    await check(t.db, 'as seeded');
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        const list = await activationOracle(trx, today);
+        const pending = list.filter((r) => r.activation_status === 'Pending');
+        const activated = list.filter((r) => r.activation_status === 'Activated');
+        const [p1, p2, p3] = pending;
+        const [a1] = activated;
+        if (!p1 || !p2 || !p3 || !a1) throw new Error('the seed has too few pending or activated merchants');
+        const idOf = async (mid: string) =>
+          (
+            await sql<{ id: number; partner_id: number; approved_on: string }>`select id, partner_id,
+              approved_on::text as approved_on from merchants where mid = ${mid}`.execute(trx)
+          ).rows[0] as { id: number; partner_id: number; approved_on: string };
+        // A day's volume past the threshold for a pending merchant, on its approval day.
+        const m1 = await idOf(p1.mid);
+        await sql`insert into merchant_daily (merchant_id, partner_id, day, volume, transactions, chargeback_volume,
+            chargebacks, refund_volume, refunds)
+          values (${m1.id}, ${m1.partner_id}, ${m1.approved_on}::date, 5000000, 1, 0, 0, 0, 0)
+          on conflict (merchant_id, day) do update set volume = merchant_daily.volume + 5000000`.execute(trx);
+        await check(trx, 'a day written');
+        // An activated merchant's days deleted.
+        const m2 = await idOf(a1.mid);
+        await sql`delete from merchant_daily where merchant_id = ${m2.id}`.execute(trx);
+        await check(trx, 'days deleted');
+        // A month's figures without daily rows, spread over its days.
+        const m3 = await idOf(p2.mid);
+        await sql`delete from merchant_daily where merchant_id = ${m3.id}`.execute(trx);
+        await sql`update merchant_monthly set volume = 31000 where merchant_id = ${m3.id}
+          and month = date_trunc('month', ${m3.approved_on}::date)::date`.execute(trx);
+        await check(trx, 'a spread month');
+        // A specification with longer volume days and a lower threshold for a pending merchant's group.
+        await sql`insert into activation_specs (group_id, volume_days, volume_threshold)
+          values (${p3.group_id}, 70, 1)`.execute(trx);
+        await check(trx, 'a specification added');
+        await sql`update activation_specs set volume_threshold = 99999999 where group_id = ${p3.group_id}`.execute(
+          trx,
+        );
+        await check(trx, 'a specification changed');
+        // A merchant's approval day moved, its group changed, its ISO renamed; a merchant deleted.
+        await sql`update merchants set approved_on = approved_on - 3, group_id = ${p3.group_id}, dba = 'Moved "DBA"'
+          where id = ${m1.id}`.execute(trx);
+        await sql`update partners set account_name = account_name || ' (renamed)' where id = ${m2.partner_id}`.execute(
+          trx,
+        );
+        await check(trx, 'a merchant moved and an ISO renamed');
+        await sql`delete from activation_specs where group_id = ${p3.group_id}`.execute(trx);
+        await check(trx, 'a specification deleted');
+        // Every row again, as after a truncate.
+        await sql`select paydesk_activation_keep(null)`.execute(trx);
+        await check(trx, 'every row again');
+        throw new RollBack();
+      }),
+    ).rejects.toBeInstanceOf(RollBack);
+    await check(t.db, 'rolled back');
   });
 });
 

@@ -1,19 +1,11 @@
 import {
-  activation,
-  activationSpan,
   addDays,
   BONUS_DEFAULTS,
-  type BonusActivationRow,
   type BonusMatch,
   type BonusRow,
   type BonusWindow,
   type ClawbackRow,
   type ExtraBonusRow,
-  type Money,
-  money,
-  normalizeGroupIds,
-  parseMoney,
-  toDecimalString,
 } from '@paydesk/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connect';
@@ -214,106 +206,65 @@ export async function allMatches(db: Db) {
 /** How many days an Activation tab shows merchants after their approval once they are past their volume days. */
 const ACTIVATION_LOOKBACK_DAYS = 30;
 
-/** The activation specifications as the Activation tab reads them, and the first approval day it shows. */
-export interface ActivationSpecs {
-  byGroup: Map<string, { days: number; threshold: Money }>;
-  /** The earliest approval day shown for `today`: the longest volume days and 30 days more before it. */
-  from: string;
-}
-
-export async function activationSpecs(db: Db, today: string): Promise<ActivationSpecs> {
-  const specs = await db.selectFrom('activation_specs').selectAll().execute();
-  const byGroup = new Map<string, { days: number; threshold: Money }>();
-  for (const s of specs)
-    for (const g of normalizeGroupIds(s.group_id))
-      byGroup.set(g, { days: s.volume_days, threshold: parseMoney(s.volume_threshold) });
-  const longest = Math.max(BONUS_DEFAULTS.volumeDays, ...specs.map((s) => s.volume_days));
-  return { byGroup, from: addDays(today, -(longest + ACTIVATION_LOOKBACK_DAYS)) };
+/** The first approval day the Activation tab shows on `today`: the longest volume days (the defaults' or a
+ * specification's the user may read) and 30 days more before it. */
+export async function activationFrom(db: Db, today: string): Promise<string> {
+  const { rows } = await sql<{ days: number | null }>`
+    select max(volume_days) as days from activation_specs`.execute(db);
+  return addDays(
+    today,
+    -(Math.max(BONUS_DEFAULTS.volumeDays, rows[0]?.days ?? 0) + ACTIVATION_LOOKBACK_DAYS),
+  );
 }
 
 /**
- * The Activation tab: merchants approved within their volume days (plus 30 days, to show who expired) before
- * `today`, with the activation spec of their group (else the defaults, 30 days and $250), by approval day (each
- * day's rows by MID). `days`: only the merchants approved on these days (the list is kept in parts, one per
- * approval day: routes.ts); every day from `specs.from` to `today` when not given.
+ * The Activation tab's rows approved on `days` (each within activationFrom and `today`), as JSON written by
+ * PostgreSQL: per day, its rows by MID joined by commas (no brackets), for the merchants approved that day that are
+ * within their volume days or activated, or expired less than 30 days before `today`. They come from the rows the
+ * writes keep (`activation_rows`, migration 2026_12_18_0010).
+ *
+ * A row kept on `today`, or after its deadline had passed, is sent as kept. Otherwise the request works out its
+ * volume and activation day: the kept ones and the days after (a row kept before `today` and before its deadline),
+ * or from its approval day (a row kept after `today`, by a database whose day is ahead of this server's), then its
+ * days remaining and status on `today`.
  */
-export async function activationRowsByDay(
+export async function activationDays(
   db: Db,
   today: string,
-  { byGroup, from }: ActivationSpecs,
-  days?: readonly string[],
-): Promise<Map<string, BonusActivationRow[]>> {
-  const merchants = await sql<{
-    id: number;
-    mid: string;
-    dba_name: string;
-    iso_name: string;
-    group_id: string;
-    rm: string | null;
-    sales_rep: string | null;
-    merchant_profile: string;
-    open_date: string;
-    approved_on: string;
-  }>`select m.id, m.mid, m.dba as dba_name, p.account_name as iso_name, m.group_id, m.rm, m.sales_rep,
-      m.profile as merchant_profile, m.opened_on::text as open_date, m.approved_on::text as approved_on
-    from merchants m join partners p on p.id = m.partner_id
-    where m.approved_on between ${from}::date and ${today}::date
-      ${days ? sql`and m.approved_on = any(${days}::date[])` : sql``}
-    order by m.approved_on desc, m.mid`.execute(db);
-  const defaults = {
-    days: BONUS_DEFAULTS.volumeDays,
-    threshold: money(BONUS_DEFAULTS.volumeThreshold * 100),
-  };
-  const specOf = (m: { group_id: string }) => byGroup.get(m.group_id) ?? defaults;
-  // Only the days activation() reads: each merchant's activation span (at the large scale 30,000 days instead of
-  // every day since the earliest approval, 80,000).
-  const ids = merchants.rows.map((m) => m.id);
-  const firstDays = merchants.rows.map((m) => m.approved_on);
-  const lastDays = merchants.rows.map((m) => activationSpan(m.approved_on, specOf(m).days, today).last);
-  // One row per merchant, its days in order as 'YYYY-MM-DD cents' (a volume has two decimals, so its cents are
-  // whole): 81,000 days at the large scale were as many row objects and exact decimal parses (docs/bench.md).
-  const { rows: daily } =
-    ids.length === 0
-      ? { rows: [] }
-      : await sql<{ merchant_id: number; days: string }>`
-          select x.id as merchant_id,
-            string_agg(v.day::text || ' ' || (v.volume * 100)::bigint::text, ',' order by v.day) as days
-          from unnest(${ids}::int[], ${firstDays}::date[], ${lastDays}::date[]) x(id, first_day, last_day)
-          cross join lateral bonus_daily_volume(array[x.id], x.first_day, x.last_day) v
-          group by x.id`.execute(db);
-  const volumes = new Map<number, { day: string; volume: Money }[]>();
-  for (const d of daily)
-    volumes.set(
-      d.merchant_id,
-      d.days.split(',').map((entry) => ({
-        day: entry.slice(0, 10),
-        volume: BigInt(entry.slice(11)) as Money,
-      })),
-    );
-  const byDay = new Map<string, BonusActivationRow[]>();
-  for (const m of merchants.rows) {
-    const spec = specOf(m);
-    const act = activation(
-      { approvedOn: m.approved_on, volumes: volumes.get(m.id) ?? [] },
-      spec.days,
-      spec.threshold,
-      today,
-    );
-    if (!act.day && addDays(act.deadline, ACTIVATION_LOOKBACK_DAYS) < today) continue;
-    const remaining = Math.max(0, Math.round((Date.parse(act.deadline) - Date.parse(today)) / 86_400_000));
-    const { id: _id, approved_on: day, ...rest } = m;
-    const row: BonusActivationRow = {
-      ...rest,
-      volume_threshold: toDecimalString(spec.threshold),
-      volume: toDecimalString(act.volume),
-      volume_days: spec.days,
-      days: act.day ? 0 : remaining,
-      activation_status: act.day ? 'Activated' : act.deadline < today ? 'Expired' : 'Pending',
-      activated_on: act.day,
-    };
-    const list = byDay.get(day);
-    if (list) list.push(row);
-    else byDay.set(day, [row]);
-  }
-  return byDay;
+  days: readonly string[],
+): Promise<Map<string, string>> {
+  const { rows } = await sql<{ day: string; json: string }>`
+    with kept as (
+      select a.*, least(a.as_of, a.deadline) <> least(${today}::date, a.deadline) as live,
+        a.as_of < ${today}::date as after_kept,
+        a.as_of = ${today}::date or (a.deadline < a.as_of and a.as_of <= ${today}::date) as settled
+      from activation_rows a
+      where a.approved_on = any(${days}::date[]) and a.approved_on <= ${today}::date
+    ), rows as (
+      -- A row kept within its span as asked: as kept.
+      select k.approved_on, k.mid, k.head, k.tail, k.settled, k.volume_days, k.deadline, k.volume,
+        k.activated_on as reached
+      from kept k where not k.live
+      union all
+      -- Otherwise its days after those kept, or all of them for a row kept after the day asked.
+      select k.approved_on, k.mid, k.head, k.tail, false, k.volume_days, k.deadline,
+        case when k.after_kept then k.volume else 0 end + coalesce(l.volume, 0),
+        case when k.after_kept then coalesce(k.activated_on, l.reached) else l.reached end
+      from kept k
+      left join lateral (
+        select sum(d.volume) as volume, min(d.day) filter (where d.run >= k.threshold) as reached
+        from (select v.day, v.volume,
+                case when k.after_kept then k.volume else 0 end + sum(v.volume) over (order by v.day) as run
+              from bonus_daily_volume(array[k.merchant_id],
+                case when k.after_kept then k.as_of + 1 else k.approved_on end,
+                least(${today}::date, k.deadline)) v) d) l on true
+      where k.live
+    )
+    select r.approved_on::text as day, string_agg(r.head || case when r.settled then r.tail
+        else paydesk_activation_tail(r.volume, r.volume_days, r.deadline, r.reached, ${today}::date) end,
+        ',' order by r.mid) as json
+    from rows r
+    where r.reached is not null or r.deadline + ${ACTIVATION_LOOKBACK_DAYS}::int >= ${today}::date
+    group by r.approved_on`.execute(db);
+  return new Map(rows.map((r) => [r.day, r.json]));
 }

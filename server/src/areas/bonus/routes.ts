@@ -24,8 +24,8 @@ import { badRequest, notFound } from '../../platform/errors';
 import { type Deps, route } from '../../platform/http';
 import { BONUS_RUN_JOB } from './jobs';
 import {
-  activationRowsByDay,
-  activationSpecs,
+  activationDays,
+  activationFrom,
   allMatches,
   bonusRowsJson,
   clawbackRowsJson,
@@ -108,11 +108,10 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
       ),
   });
 
-  // The activation list: kept per scope and day in parts, one per approval day, each until a write to a merchant
-  // approved that day changes a column the list reads (or renames its ISO); a write to the daily or monthly
-  // figures, the specifications or the groups raises every part (migration 2026_12_13_0010). Worked out afresh it
-  // takes 300 ms at the large scale; after one merchant's edit, only its approval day's merchants are read again
-  // (docs/bench.md).
+  // The activation list: written by PostgreSQL from the rows the writes keep per merchant (migration
+  // 2026_12_18_0010), kept per scope and day (platform/answerCache.ts) in parts, one per approval day, each until a
+  // statement writes a kept row of that day. Worked out from the daily figures it took 190 / 250 ms at the large
+  // scale after every daily write (docs/bench.md).
   route(app, deps, {
     endpoint: bonusEndpoints.getActivation,
     access: 'session',
@@ -120,10 +119,10 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ db, user }) => {
       // Kept per day as this server counts days (the list's own "today"), not the database's.
       const today = todayIso();
-      const specs = await activationSpecs(db, today);
+      const from = await activationFrom(db, today);
       // The list's order: the newest approval day first.
       const parts: AnswerPart[] = [];
-      for (let day = today; day >= specs.from; day = addDays(day, -1))
+      for (let day = today; day >= from; day = addDays(day, -1))
         parts.push({ key: day, first: day, last: day });
       return keptArrayInParts(
         deps.db,
@@ -133,18 +132,12 @@ export function bonusRoutes(app: FastifyInstance, deps: Deps) {
         'list',
         parts,
         async (stale) => {
-          const byDay = await activationRowsByDay(
+          const byDay = await activationDays(
             db,
             today,
-            specs,
-            stale.length === parts.length ? undefined : stale.map((p) => p.key),
+            stale.map((p) => p.key),
           );
-          return new Map(
-            stale.map((p) => [
-              p.key,
-              JSON.stringify(bonusEndpoints.getActivation.output.parse(byDay.get(p.key) ?? [])).slice(1, -1),
-            ]),
-          );
+          return new Map(stale.map((p) => [p.key, byDay.get(p.key) ?? '']));
         },
       );
     },

@@ -178,6 +178,31 @@ export async function holdTriggers(db: Db): Promise<HeldTrigger[]> {
   return rows;
 }
 
+/**
+ * The triggers that keep the Activation tab's rows (`activation_rows`, migration 2026_12_18_0010): each statement
+ * loading merchants or their figures would work out the rows of every merchant it names. Disabled while the seed
+ * loads (answers those it disabled); keepEveryActivationRow then writes every row once.
+ */
+export async function holdActivationTriggers(db: Db): Promise<HeldTrigger[]> {
+  const { rows } = await sql<HeldTrigger>`
+    select c.relname as "table", t.tgname as name from pg_trigger t
+    join pg_class c on c.oid = t.tgrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    join pg_proc p on p.oid = t.tgfoid
+    where n.nspname = current_schema() and not t.tgisinternal and t.tgenabled = 'O'
+      and p.proname like 'paydesk\_activation\_keep\_%'
+    order by 1, 2`.execute(db);
+  for (const t of rows)
+    await sql`alter table ${sql.table(t.table)} disable trigger ${sql.id(t.name)}`.execute(db);
+  return rows;
+}
+
+/** Enables the triggers holdActivationTriggers answered, and writes every merchant's activation row once. */
+export async function keepEveryActivationRow(db: Db, held: readonly HeldTrigger[]): Promise<void> {
+  await releaseTriggers(db, held);
+  await sql`select paydesk_activation_keep(null)`.execute(db);
+}
+
 /** Enables again the triggers holdTriggers answered. */
 export async function releaseTriggers(db: Db, held: readonly HeldTrigger[]): Promise<void> {
   for (const t of held)

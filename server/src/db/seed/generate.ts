@@ -20,8 +20,10 @@ import {
   deferIndexes,
   flushStatistics,
   freshStorage,
+  holdActivationTriggers,
   holdAutovacuum,
   holdTriggers,
+  keepEveryActivationRow,
   type RestoreIndexes,
   releaseAutovacuum,
   releaseTriggers,
@@ -443,6 +445,7 @@ export async function generateMerchantData(
   if (!options.staged) {
     // One transaction: all or nothing.
     await db.transaction().execute(async (trx) => {
+      const heldActivation = await holdActivationTriggers(trx);
       const restoreIndexes = await loadMerchants(trx);
       // No bonus row exists while the seed loads the activity (the bonus runs come after it): the trigger that
       // keeps bonus rows' volumes from the daily rows (migration 2026_12_05_0010) has none to keep, and would only
@@ -466,6 +469,7 @@ export async function generateMerchantData(
       await ach(trx);
       await indexes(trx, restoreIndexes);
       await generateBonus(trx, { today, log });
+      await keepEveryActivationRow(trx, heldActivation);
       await pciAndLeads(trx);
       await finish(trx);
     });
@@ -479,11 +483,14 @@ export async function generateMerchantData(
     // loads, autovacuum keeps off its tables, and the triggers that only count writes for the kept answers
     // (answer_versions, one row per answer that every writer would wait on) and the bonus rows' daily volumes
     // (no bonus row exists yet) are off; every answer's version is raised once at the end.
-    const { restoreIndexes, heldTriggers, heldTables } = await db.transaction().execute(async (trx) => ({
-      restoreIndexes: await loadMerchants(trx),
-      heldTables: await holdAutovacuum(trx),
-      heldTriggers: await holdTriggers(trx),
-    }));
+    const { heldActivation, restoreIndexes, heldTriggers, heldTables } = await db
+      .transaction()
+      .execute(async (trx) => ({
+        heldActivation: await holdActivationTriggers(trx),
+        restoreIndexes: await loadMerchants(trx),
+        heldTables: await holdAutovacuum(trx),
+        heldTriggers: await holdTriggers(trx),
+      }));
     // The daily rows on one connection, in new storage of their transaction (no WAL as well, bulk.ts); ACH, PCI and
     // leads on the other, from the merchants and their ISOs only (planned on their statistics, committed at once).
     await both(
@@ -548,6 +555,7 @@ export async function generateMerchantData(
       await conn.transaction().execute(async (trx) => {
         await releaseTriggers(trx, heldTriggers);
         await generateBonus(trx, { today, log });
+        await keepEveryActivationRow(trx, heldActivation);
         await finish(trx);
         await sql`update answer_versions set version = version + 1`.execute(trx);
         await releaseAutovacuum(trx, heldTables);
