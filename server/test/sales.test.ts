@@ -474,6 +474,43 @@ describe('sales calls', () => {
       .set({ account_name: isoOf.ISO })
       .where('account_name', '=', 'Renamed Partner Group')
       .execute();
+    // A merchant moved to another ISO: its approval stays its former ISO's, whose users no longer see the merchant
+    // (no MID, the application's own DBA), while staff see it as before.
+    const summitBoarded = own.find((r) => r.MID !== null) as (typeof own)[number];
+    const { id: merchantId, partner_id: merchantIso } = await t.db
+      .selectFrom('merchants')
+      .select(['id', 'partner_id'])
+      .where('mid', '=', summitBoarded.MID as string)
+      .executeTakeFirstOrThrow();
+    const { id: otherIso } = await t.db
+      .selectFrom('partners')
+      .select('id')
+      .where('account_name', '<>', 'Summit Payment Group')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const { dba: applicationDba } = await t.db
+      .selectFrom('applications')
+      .select('dba')
+      .where('id', '=', summitBoarded.id)
+      .executeTakeFirstOrThrow();
+    await t.db.updateTable('merchants').set({ partner_id: otherIso }).where('id', '=', merchantId).execute();
+    try {
+      expect((await partner.post('/api/approvedYTD_Details', { dt: today })).json()).toEqual(
+        own.map((r) => (r.id === summitBoarded.id ? { ...r, MID: null, DBA: applicationDba } : r)),
+      );
+      expect(
+        (await json('/api/approvedYTD_Details', { dt: today })).find(
+          (r: { id: number }) => r.id === summitBoarded.id,
+        ),
+      ).toEqual(after.find((r) => r.id === summitBoarded.id));
+    } finally {
+      await t.db
+        .updateTable('merchants')
+        .set({ partner_id: merchantIso })
+        .where('id', '=', merchantId)
+        .execute();
+    }
+    expect((await partner.post('/api/approvedYTD_Details', { dt: today })).json()).toEqual(own);
     // The other tests count from the rows as they were.
     await t.db
       .updateTable('merchants')

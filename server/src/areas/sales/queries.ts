@@ -174,9 +174,10 @@ export async function partnerMerchants(
 
 /**
  * Every approval of the year to a day (the year-to-date details), newest first: the application and, once boarded,
- * its merchant, as the answer's JSON text written by the database. 30,000 approvals at the large scale are 3 MB of
- * JSON: 144 ms as rows read, checked and written again by the server, about 200 ms written by the database and
- * compressed. It is kept in parts (platform/answerCache.ts, keptArrayInParts), each earlier month of the year one
+ * its merchant, as the answer's JSON text written by the database from each approval's JSON kept by the writes
+ * (approval_rows, migration 2026_12_18_0020). 30,000 approvals at the large scale are 3 MB of JSON: 144 ms as rows
+ * read, checked and written again by the server, about 200 ms written by the database from the applications, their
+ * merchants and ISOs and compressed, about 110 ms from the kept rows. It is kept in parts (platform/answerCache.ts, keptArrayInParts), each earlier month of the year one
  * part and each day of the day's month one, until a write touches an approval of one of its days (migration
  * 2026_12_11_0010): after today's approval, only today's approvals are read again.
  *
@@ -215,16 +216,18 @@ export function approvalDetails<T>(
     const from = stale.reduce((a, p) => (p.first < a ? p.first : a), dt);
     const to = stale.reduce((a, p) => (p.last > a ? p.last : a), from);
     const keys = sql.val(stale.map((p) => p.key));
+    // The rows as the writes keep them (approval_rows, migration 2026_12_18_0020): each one's JSON up to its ISO, as
+    // staff read it or, under row-level security, as its ISO's users do; the approval day is added here, named in
+    // this session's time zone like the parts.
     const { rows } = await sql<{ part: string; text: string }>`select x.part,
         string_agg(x.json, ',' order by x.at desc, x.id) as text
-      from (select case when to_char(a.approved_at, 'YYYY-MM-DD') = any(${keys}::text[])
-          then to_char(a.approved_at, 'YYYY-MM-DD') else to_char(a.approved_at, 'YYYY-MM') end as part,
-          a.id, a.approved_at as at,
-          row_to_json((select y from (select a.id, m.mid as "MID", coalesce(m.dba, a.dba) as "DBA",
-            a.sponsor_bank as "SponsorBank", a.profile, p.account_name as "ISO",
-            to_char(a.approved_at, 'YYYY-MM-DD') as approved) y))::text as json
-        from applications a join partners p on p.id = a.partner_id left join merchants m on m.id = a.merchant_id
-        where ${between('a.approved_at', { from, to: addDays(to, 1) })}) x
+      from (select case when to_char(r.approved_at, 'YYYY-MM-DD') = any(${keys}::text[])
+          then to_char(r.approved_at, 'YYYY-MM-DD') else to_char(r.approved_at, 'YYYY-MM') end as part,
+          r.application_id as id, r.approved_at as at,
+          case when s.iso then coalesce(r.head_iso, r.head) else r.head end
+            || ',"approved":"' || to_char(r.approved_at, 'YYYY-MM-DD') || '"}' as json
+        from approval_rows r, (select row_security_active('approval_rows') as iso) s
+        where ${between('r.approved_at', { from, to: addDays(to, 1) })}) x
       where x.part = any(${keys}::text[])
       group by x.part`.execute(db);
     return new Map(rows.map((r) => [r.part, r.text]));

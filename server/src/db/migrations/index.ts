@@ -91,6 +91,7 @@ import * as residualCounts from './2026_12_15_0020_residual_counts';
 import * as biMapVersion from './2026_12_16_0010_bi_map_version';
 import * as biStatsFields from './2026_12_17_0010_bi_stats_fields';
 import * as activationRows from './2026_12_18_0010_activation_rows';
+import * as approvalRows from './2026_12_18_0020_approval_rows';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -186,4 +187,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_16_0010_bi_map_version': biMapVersion,
   '2026_12_17_0010_bi_stats_fields': biStatsFields,
   '2026_12_18_0010_activation_rows': activationRows,
+  '2026_12_18_0020_approval_rows': approvalRows,
 };

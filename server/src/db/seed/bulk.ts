@@ -179,28 +179,30 @@ export async function holdTriggers(db: Db): Promise<HeldTrigger[]> {
 }
 
 /**
- * The triggers that keep the Activation tab's rows (`activation_rows`, migration 2026_12_18_0010): each statement
- * loading merchants or their figures would work out the rows of every merchant it names. Disabled while the seed
- * loads (answers those it disabled); keepEveryActivationRow then writes every row once.
+ * The triggers that keep rows of an answer per merchant or per approval (`activation_rows`, migration
+ * 2026_12_18_0010; `approval_rows`, 2026_12_18_0020): each statement loading merchants, applications or their figures
+ * would work out the rows of every one it names. Disabled while the seed loads (answers those it disabled);
+ * keepEveryKeptRow then writes every row once.
  */
-export async function holdActivationTriggers(db: Db): Promise<HeldTrigger[]> {
+export async function holdKeptRowTriggers(db: Db): Promise<HeldTrigger[]> {
   const { rows } = await sql<HeldTrigger>`
     select c.relname as "table", t.tgname as name from pg_trigger t
     join pg_class c on c.oid = t.tgrelid
     join pg_namespace n on n.oid = c.relnamespace
     join pg_proc p on p.oid = t.tgfoid
     where n.nspname = current_schema() and not t.tgisinternal and t.tgenabled = 'O'
-      and p.proname like 'paydesk\_activation\_keep\_%'
+      and (p.proname like 'paydesk\\_activation\\_keep\\_%' or p.proname like 'paydesk\\_approval\\_keep\\_%')
     order by 1, 2`.execute(db);
   for (const t of rows)
     await sql`alter table ${sql.table(t.table)} disable trigger ${sql.id(t.name)}`.execute(db);
   return rows;
 }
 
-/** Enables the triggers holdActivationTriggers answered, and writes every merchant's activation row once. */
-export async function keepEveryActivationRow(db: Db, held: readonly HeldTrigger[]): Promise<void> {
+/** Enables the triggers holdKeptRowTriggers answered, and writes every kept row once. */
+export async function keepEveryKeptRow(db: Db, held: readonly HeldTrigger[]): Promise<void> {
   await releaseTriggers(db, held);
   await sql`select paydesk_activation_keep(null)`.execute(db);
+  await sql`select paydesk_approval_keep(null)`.execute(db);
 }
 
 /** Enables again the triggers holdTriggers answered. */

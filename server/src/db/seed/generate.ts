@@ -20,10 +20,10 @@ import {
   deferIndexes,
   flushStatistics,
   freshStorage,
-  holdActivationTriggers,
   holdAutovacuum,
+  holdKeptRowTriggers,
   holdTriggers,
-  keepEveryActivationRow,
+  keepEveryKeptRow,
   type RestoreIndexes,
   releaseAutovacuum,
   releaseTriggers,
@@ -445,7 +445,7 @@ export async function generateMerchantData(
   if (!options.staged) {
     // One transaction: all or nothing.
     await db.transaction().execute(async (trx) => {
-      const heldActivation = await holdActivationTriggers(trx);
+      const heldKept = await holdKeptRowTriggers(trx);
       const restoreIndexes = await loadMerchants(trx);
       // No bonus row exists while the seed loads the activity (the bonus runs come after it): the trigger that
       // keeps bonus rows' volumes from the daily rows (migration 2026_12_05_0010) has none to keep, and would only
@@ -469,7 +469,7 @@ export async function generateMerchantData(
       await ach(trx);
       await indexes(trx, restoreIndexes);
       await generateBonus(trx, { today, log });
-      await keepEveryActivationRow(trx, heldActivation);
+      await keepEveryKeptRow(trx, heldKept);
       await pciAndLeads(trx);
       await finish(trx);
     });
@@ -483,10 +483,10 @@ export async function generateMerchantData(
     // loads, autovacuum keeps off its tables, and the triggers that only count writes for the kept answers
     // (answer_versions, one row per answer that every writer would wait on) and the bonus rows' daily volumes
     // (no bonus row exists yet) are off; every answer's version is raised once at the end.
-    const { heldActivation, restoreIndexes, heldTriggers, heldTables } = await db
+    const { heldKept, restoreIndexes, heldTriggers, heldTables } = await db
       .transaction()
       .execute(async (trx) => ({
-        heldActivation: await holdActivationTriggers(trx),
+        heldKept: await holdKeptRowTriggers(trx),
         restoreIndexes: await loadMerchants(trx),
         heldTables: await holdAutovacuum(trx),
         heldTriggers: await holdTriggers(trx),
@@ -555,7 +555,7 @@ export async function generateMerchantData(
       await conn.transaction().execute(async (trx) => {
         await releaseTriggers(trx, heldTriggers);
         await generateBonus(trx, { today, log });
-        await keepEveryActivationRow(trx, heldActivation);
+        await keepEveryKeptRow(trx, heldKept);
         await finish(trx);
         await sql`update answer_versions set version = version + 1`.execute(trx);
         await releaseAutovacuum(trx, heldTables);
