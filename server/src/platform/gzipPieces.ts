@@ -26,10 +26,24 @@ export interface Piece {
 const deflateRawAsync = promisify(deflateRaw);
 const options = { level: constants.Z_BEST_SPEED, finishFlush: constants.Z_SYNC_FLUSH };
 
-/** A piece compressed on zlib's thread, at its fastest level (as platform/http.ts compresses kept answers). */
+/**
+ * Below this size a piece is deflated at once, on this thread; larger ones on zlib's thread pool. Reaching the pool
+ * costs a stream and a round trip per piece, more than the work for a small one: the Activation tab's 76 parts (one
+ * per approval day) took 14–22 ms on the pool and 2 ms here at the demo scale (53 KB in all), 18–25 ms and 4–15 ms at
+ * the large scale (1.4 MB); twelve pieces of 530 KB were quicker on the pool (docs/bench.md).
+ */
+const DEFLATE_HERE_BELOW = 64 * 1024;
+
+/** A piece's deflate data: at its fastest level, ended by a sync flush. */
+const deflatedOf = (bytes: Buffer): Promise<Buffer> =>
+  bytes.length < DEFLATE_HERE_BELOW
+    ? Promise.resolve(deflateRawSync(bytes, options))
+    : deflateRawAsync(bytes, options);
+
+/** A piece compressed at zlib's fastest level (as platform/http.ts compresses kept answers). */
 export function piece(text: string): Piece {
   const bytes = Buffer.from(text);
-  return { text, length: bytes.length, crc: crc32(bytes), deflated: deflateRawAsync(bytes, options) };
+  return { text, length: bytes.length, crc: crc32(bytes), deflated: deflatedOf(bytes) };
 }
 
 /**
@@ -80,7 +94,7 @@ export function bytesPiece(bytes: Buffer): Piece {
       return crc;
     },
     get deflated() {
-      deflated ??= deflateRawAsync(bytes, options);
+      deflated ??= deflatedOf(bytes);
       return deflated;
     },
   };
