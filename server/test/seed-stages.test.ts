@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connected, Db } from '../src/db/connect';
+import { holdKeptRowTriggers, keepEveryKeptRow } from '../src/db/seed/bulk';
 import { generateMerchantData } from '../src/db/seed/generate';
 import { decryptPii } from '../src/platform/pii';
 import { useTestPiiKey } from './databases';
@@ -125,6 +126,32 @@ describe('the staged seed', () => {
     },
     240_000,
   );
+
+  it('holds every trigger that keeps rows per merchant or per approval while it loads, and gives them back', async () => {
+    const db = oneTransaction.db;
+    // The oracle: the triggers whose function writes activation_rows or approval_rows, found from the functions'
+    // own text, not from the seed's pattern.
+    const { rows: keepers } = await sql<{ item: string }>`
+      select format('%s %s', c.relname, t.tgname) as item from pg_trigger t
+      join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
+      where not t.tgisinternal and p.prosrc ~ 'paydesk_(activation|approval)_keep\\('
+      order by 1`.execute(db);
+    expect(keepers.length).toBeGreaterThanOrEqual(8);
+    const enabled = async (on: Db) =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_trigger t join pg_proc p on p.oid = t.tgfoid
+          where t.tgenabled = 'O' and p.prosrc ~ 'paydesk_(activation|approval)_keep\\('`.execute(on)
+      ).rows[0]?.n;
+    await db.transaction().execute(async (trx) => {
+      const held = await holdKeptRowTriggers(trx);
+      expect(held.map((h) => `${h.table} ${h.name}`).sort()).toEqual(keepers.map((k) => k.item));
+      expect(await enabled(trx)).toBe(0);
+      await keepEveryKeptRow(trx, held);
+    });
+    expect(await enabled(db)).toBe(keepers.length);
+  });
 
   it('refuses a database that already holds merchant data (a seed stopped halfway), and changes nothing', async () => {
     const db = onServer ? staged.db : oneTransaction.db;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connect';
 import { BI_ROLLUPS } from '../derived';
 import { WRITE_QUEUE_FUNCTION } from '../migrations/helpers';
@@ -164,14 +164,21 @@ export interface HeldTrigger {
  * them). Triggers that keep tables or parts in step stay on.
  */
 export async function holdTriggers(db: Db): Promise<HeldTrigger[]> {
+  return disableTriggers(
+    db,
+    sql`p.proname in ('paydesk_bump_answer_version', ${WRITE_QUEUE_FUNCTION})
+      or (c.relname = 'merchant_daily' and t.tgname = 'merchant_daily_bonus_days_insert')`,
+  );
+}
+
+/** Disables this schema's enabled triggers that `which` picks (over `t` pg_trigger, `c` its table, `p` its function). */
+async function disableTriggers(db: Db, which: RawBuilder<unknown>): Promise<HeldTrigger[]> {
   const { rows } = await sql<HeldTrigger>`
     select c.relname as "table", t.tgname as name from pg_trigger t
     join pg_class c on c.oid = t.tgrelid
     join pg_namespace n on n.oid = c.relnamespace
     join pg_proc p on p.oid = t.tgfoid
-    where n.nspname = current_schema() and not t.tgisinternal and t.tgenabled = 'O'
-      and (p.proname in ('paydesk_bump_answer_version', ${WRITE_QUEUE_FUNCTION})
-           or (c.relname = 'merchant_daily' and t.tgname = 'merchant_daily_bonus_days_insert'))
+    where n.nspname = current_schema() and not t.tgisinternal and t.tgenabled = 'O' and (${which})
     order by 1, 2`.execute(db);
   for (const t of rows)
     await sql`alter table ${sql.table(t.table)} disable trigger ${sql.id(t.name)}`.execute(db);
@@ -185,17 +192,10 @@ export async function holdTriggers(db: Db): Promise<HeldTrigger[]> {
  * keepEveryKeptRow then writes every row once.
  */
 export async function holdKeptRowTriggers(db: Db): Promise<HeldTrigger[]> {
-  const { rows } = await sql<HeldTrigger>`
-    select c.relname as "table", t.tgname as name from pg_trigger t
-    join pg_class c on c.oid = t.tgrelid
-    join pg_namespace n on n.oid = c.relnamespace
-    join pg_proc p on p.oid = t.tgfoid
-    where n.nspname = current_schema() and not t.tgisinternal and t.tgenabled = 'O'
-      and (p.proname like 'paydesk\\_activation\\_keep\\_%' or p.proname like 'paydesk\\_approval\\_keep\\_%')
-    order by 1, 2`.execute(db);
-  for (const t of rows)
-    await sql`alter table ${sql.table(t.table)} disable trigger ${sql.id(t.name)}`.execute(db);
-  return rows;
+  return disableTriggers(
+    db,
+    sql`p.proname like 'paydesk\\_activation\\_keep\\_%' or p.proname like 'paydesk\\_approval\\_keep\\_%'`,
+  );
 }
 
 /** Enables the triggers holdKeptRowTriggers answered, and writes every kept row once. */
