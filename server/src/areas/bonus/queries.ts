@@ -206,8 +206,10 @@ export async function allMatches(db: Db) {
 /** How many days an Activation tab shows merchants after their approval once they are past their volume days. */
 const ACTIVATION_LOOKBACK_DAYS = 30;
 
-/** The first approval day the Activation tab shows on `today`: the longest volume days (the defaults' or a
- * specification's the user may read) and 30 days more before it. */
+/**
+ * The first approval day the Activation tab shows on `today`: the longest volume days (the defaults' or a
+ * specification's the user may read) and 30 days more before it.
+ */
 export async function activationFrom(db: Db, today: string): Promise<string> {
   const { rows } = await sql<{ days: number | null }>`
     select max(volume_days) as days from activation_specs`.execute(db);

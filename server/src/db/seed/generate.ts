@@ -482,7 +482,8 @@ export async function generateMerchantData(
     // to drop (named at the next start, above); the demo users and the demo_state marker come last. While it
     // loads, autovacuum keeps off its tables, and the triggers that only count writes for the kept answers
     // (answer_versions, one row per answer that every writer would wait on) and the bonus rows' daily volumes
-    // (no bonus row exists yet) are off; every answer's version is raised once at the end.
+    // (no bonus row exists yet) are off; every answer's version is raised once at the end. The triggers that keep
+    // rows per merchant or per approval are off too, and every such row is written once at the end.
     const { heldKept, restoreIndexes, heldTriggers, heldTables } = await db
       .transaction()
       .execute(async (trx) => ({
