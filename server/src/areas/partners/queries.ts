@@ -43,8 +43,10 @@ function matching(val: string): RawBuilder<unknown> {
     union select partner_id from groups where lower(group_id) like ${prefix})`;
 }
 
-/** The group fields of the search reading's row (spec §3 partner row): GROUP_COLUMNS but the Salesforce ID,
- * association number and rev share. */
+/**
+ * The group fields of the search reading's row (spec §3 partner row): GROUP_COLUMNS but the Salesforce ID,
+ * association number and rev share.
+ */
 const DIRECTORY_GROUP_COLUMNS = sql`g.group_name as groupname, g.group_id as groupid, g.bank, g.profile,
   g.processor, g.effective_date::text as effectivedate`;
 

@@ -179,7 +179,7 @@ export async function partnerMerchants(
  * read, checked and written again by the server, about 200 ms written by the database from the applications, their
  * merchants and ISOs and compressed, about 60 ms from the kept rows. It is kept in parts (platform/answerCache.ts,
  * keptArrayInParts), each earlier month of the year one part and each day of the day's month one, until a write
- * touches an approval of one of its days (migrations 2026_12_11_0010 and 2026_12_18_0020): after today's approval,
+ * changes a kept approval of one of its days (migrations 2026_12_11_0010 and 2026_12_18_0020): after today's approval,
  * only today's approvals are read again.
  *
  * `since` (a day of dt's year, on or before it; the first of January when not given): only the approvals from that

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import {
   changedIds,
   definerFunction,
+  keepingTriggers,
   keptForIso,
   partsTriggerFunction,
   queueWrites,
@@ -70,36 +71,9 @@ const DEFAULT_THRESHOLD = 250;
 /** How many days the list shows merchants after their deadline (areas/bonus/queries.ts, ACTIVATION_LOOKBACK_DAYS). */
 const LOOKBACK = 30;
 
-/**
- * The trigger function of one source table: for each kind of write, the select of the merchant ids whose rows the
- * statement changes, or null for every row; a truncate writes every row again.
- */
-const keeper = (
-  table: string,
-  body: { insert: string | null; update: string | null; delete: string | null },
-) => {
-  const keep = (ids: string | null) =>
-    ids === null
-      ? 'perform paydesk_activation_keep(null);'
-      : `perform paydesk_activation_keep(array(${ids}));`;
-  return definerFunction(
-    `paydesk_activation_keep_${table}`,
-    '',
-    'trigger',
-    `begin
-       if tg_op = 'INSERT' then
-         ${keep(body.insert)}
-       elsif tg_op = 'UPDATE' then
-         ${keep(body.update)}
-       elsif tg_op = 'DELETE' then
-         ${keep(body.delete)}
-       else
-         ${keep(null)}
-       end if;
-       return null;
-     end`,
-  );
-};
+/** The trigger function of a source table and its triggers (helpers.ts, keepingTriggers). */
+const keeper = (table: string, ids: Parameters<typeof keepingTriggers>[3]) =>
+  keepingTriggers('paydesk_activation_keep', 'activation_keep', table, ids);
 
 /** The merchants of `rows` (daily figures) whose day is within their approval day and deadline. */
 const ofDays = (rows: string) => `
@@ -223,24 +197,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
            or (r.as_of <> excluded.as_of and r.deadline >= r.as_of);
        end`,
     ),
-    keeper('merchants', {
+    ...keeper('merchants', {
       insert: 'select id from new_rows',
       update: `select id from (${changedIds(READ)}) c union select id from (select id from old_rows except select id from new_rows) gone`,
       delete: 'select id from old_rows',
     }),
-    keeper('partners', {
-      insert: 'select null::integer where false',
+    ...keeper('partners', {
       update: `select m.id from merchants m where m.partner_id in (${changedIds(['account_name'])})`,
       delete: 'select m.id from merchants m where m.partner_id in (select id from old_rows)',
     }),
-    keeper('merchant_daily', {
+    ...keeper('merchant_daily', {
       insert: ofDays('new_rows'),
       update: ofDays(
         '(select merchant_id, day from new_rows union all select merchant_id, day from old_rows)',
       ),
       delete: ofDays('old_rows'),
     }),
-    keeper('merchant_monthly', {
+    ...keeper('merchant_monthly', {
       insert: ofMonths('new_rows'),
       update: ofMonths(
         '(select merchant_id, month from new_rows union all select merchant_id, month from old_rows)',
@@ -249,12 +222,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     }),
     // A specification changes the rows of its groups' merchants, and the longest volume days the rows kept reach
     // back by: every row again (about 4,500 at the large scale).
-    keeper('activation_specs', { insert: null, update: null, delete: null }),
-    ...statementTriggers('merchants', 'activation_keep', 'paydesk_activation_keep_merchants'),
-    ...statementTriggers('partners', 'activation_keep', 'paydesk_activation_keep_partners'),
-    ...statementTriggers('merchant_daily', 'activation_keep', 'paydesk_activation_keep_merchant_daily'),
-    ...statementTriggers('merchant_monthly', 'activation_keep', 'paydesk_activation_keep_merchant_monthly'),
-    ...statementTriggers('activation_specs', 'activation_keep', 'paydesk_activation_keep_activation_specs'),
+    ...keeper('activation_specs', { insert: null, update: null, delete: null }),
     // Every merchant's row, once.
     'select paydesk_activation_keep(null)',
     // The list is kept in parts by approval day: a statement writing rows raises their days (old and new).

@@ -3,6 +3,7 @@ import { days } from './2026_12_11_0010_approvals_parts';
 import {
   changedIds,
   definerFunction,
+  keepingTriggers,
   keptForIso,
   partsTriggerFunction,
   queueWrites,
@@ -31,33 +32,16 @@ import {
  * - merchants: the approvals of the merchants whose MID, DBA or ISO changed;
  * - partners: the approvals of an ISO renamed;
  * - a truncate of any of these: every row again.
- * A row written again as it was is left alone. A statement writing rows raises the days of its old and new rows
- * (the parts of 2026_12_11_0010, whose own triggers stay). The seed holds these triggers while it loads and writes
+ * A row written again as it was is left alone. A statement writing rows raises the days of its old and new rows (the
+ * parts of 2026_12_11_0010, whose triggers on the three tables these replace). The seed holds these triggers while it loads and writes
  * every row once at the end (seed/bulk.ts, holdKeptRowTriggers).
  */
 const APPLICATION = ['approved_at', 'merchant_id', 'partner_id', 'dba', 'sponsor_bank', 'profile'];
 
-/** The trigger function of one source table: per kind of write, the select of the application ids to write again. */
-const keeper = (table: string, body: { insert: string; update: string; delete: string }) =>
-  definerFunction(
-    `paydesk_approval_keep_${table}`,
-    '',
-    'trigger',
-    `begin
-       if tg_op = 'INSERT' then
-         perform paydesk_approval_keep(array(${body.insert}));
-       elsif tg_op = 'UPDATE' then
-         perform paydesk_approval_keep(array(${body.update}));
-       elsif tg_op = 'DELETE' then
-         perform paydesk_approval_keep(array(${body.delete}));
-       else
-         perform paydesk_approval_keep(null);
-       end if;
-       return null;
-     end`,
-  );
+/** The trigger function of a source table and its triggers (helpers.ts, keepingTriggers). */
+const keeper = (table: string, ids: Parameters<typeof keepingTriggers>[3]) =>
+  keepingTriggers('paydesk_approval_keep', 'approval_keep', table, ids);
 
-const NONE = 'select null::integer where false';
 const approvalsOf = (column: 'merchant_id' | 'partner_id', ids: string) =>
   `select a.id from applications a where a.${column} in (${ids}) and a.approved_at is not null`;
 
@@ -110,28 +94,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
            is distinct from (excluded.partner_id, excluded.approved_at, excluded.head, excluded.head_iso);
        end`,
     ),
-    keeper('applications', {
+    ...keeper('applications', {
       insert: 'select id from new_rows where approved_at is not null',
       update: `select id from (${changedIds(APPLICATION)}) c
         union select id from (select id from old_rows except select id from new_rows) gone`,
       delete: 'select id from old_rows',
     }),
-    keeper('merchants', {
-      insert: NONE,
+    ...keeper('merchants', {
       update: approvalsOf('merchant_id', changedIds(['mid', 'dba', 'partner_id'])),
       delete: approvalsOf('merchant_id', 'select id from old_rows'),
     }),
-    keeper('partners', {
-      insert: NONE,
+    ...keeper('partners', {
       update: approvalsOf('partner_id', changedIds(['account_name'])),
       delete: approvalsOf('partner_id', 'select id from old_rows'),
     }),
-    ...statementTriggers('applications', 'approval_keep', 'paydesk_approval_keep_applications'),
-    ...statementTriggers('merchants', 'approval_keep', 'paydesk_approval_keep_merchants'),
-    ...statementTriggers('partners', 'approval_keep', 'paydesk_approval_keep_partners'),
     'select paydesk_approval_keep(null)',
-    // The days of the rows a statement writes: a merchant moved to another ISO changes its approvals as that ISO's
-    // users read them, which no trigger of 2026_12_11_0010 raised.
+    // The days of the rows a statement writes, in place of 2026_12_11_0010's triggers on the applications, merchants
+    // and partners: the rows are what the answer reads, and a merchant moved to another ISO (which changes its
+    // approvals as that ISO's users read them) raised no day there.
+    ...['applications', 'merchants', 'partners'].flatMap((table) => [
+      ...['insert', 'update', 'delete', 'truncate'].map(
+        (kind) => `drop trigger ${table}_approvals_parts_${kind} on ${table}`,
+      ),
+      `drop function paydesk_${table}_approvals_parts()`,
+    ]),
     partsTriggerFunction('paydesk_approval_rows_parts', 'approvals', {
       insert: days('select approved_at from new_rows'),
       update: days('select approved_at from new_rows union all select approved_at from old_rows'),

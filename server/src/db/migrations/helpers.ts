@@ -130,6 +130,46 @@ export function statementTriggers(table: string, name: string, fn: string): stri
 }
 
 /**
+ * For rows a keeping function writes again (`<keep>(ids integer[])`, null for every row: 2026_12_18_0010's
+ * activation rows, 2026_12_18_0020's approval rows): the trigger function `<keep>_<table>` of a source table and its
+ * statement triggers (`<table>_<name>_*`). `ids` selects, per kind of write, the ids whose rows the statement changes
+ * (over the transition tables); null: every row; left out: none. A truncate writes every row again.
+ */
+export function keepingTriggers(
+  keep: string,
+  name: string,
+  table: string,
+  ids: { insert?: string | null; update: string | null; delete: string | null },
+): string[] {
+  const call = (select: string | null | undefined) =>
+    select === undefined
+      ? 'null;'
+      : select === null
+        ? `perform ${keep}(null);`
+        : `perform ${keep}(array(${select}));`;
+  return [
+    definerFunction(
+      `${keep}_${table}`,
+      '',
+      'trigger',
+      `begin
+         if tg_op = 'INSERT' then
+           ${call(ids.insert)}
+         elsif tg_op = 'UPDATE' then
+           ${call(ids.update)}
+         elsif tg_op = 'DELETE' then
+           ${call(ids.delete)}
+         else
+           ${call(null)}
+         end if;
+         return null;
+       end`,
+    ),
+    ...statementTriggers(table, name, `${keep}_${table}`),
+  ];
+}
+
+/**
  * A plpgsql function that runs as its owner (SECURITY DEFINER: a request's role may not create or alter tables),
  * with the search path fixed so that no schema of the caller's can stand in for public's tables.
  */
