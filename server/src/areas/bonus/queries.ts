@@ -235,24 +235,27 @@ export async function activationDays(
   today: string,
   days: readonly string[],
 ): Promise<Map<string, string>> {
+  // Two scans of the day's rows, not one shared list: a shared one (a CTE read twice) copied every row's JSON into a
+  // list of its own first, which at the large scale cost as much as the rest of the statement (docs/bench.md).
   const { rows } = await sql<{ day: string; json: string }>`
-    with kept as (
-      select a.*, least(a.as_of, a.deadline) <> least(${today}::date, a.deadline) as live,
-        a.as_of < ${today}::date as after_kept,
+    select r.approved_on::text as day, string_agg(r.head || case when r.settled then r.tail
+        else paydesk_activation_tail(r.volume, r.volume_days, r.deadline, r.reached, ${today}::date) end,
+        ',' order by r.mid) as json
+    from (
+      -- A row kept within its span as asked: as kept.
+      select a.approved_on, a.mid, a.head, a.tail, a.volume_days, a.deadline, a.volume, a.activated_on as reached,
         a.as_of = ${today}::date or (a.deadline < a.as_of and a.as_of <= ${today}::date) as settled
       from activation_rows a
       where a.approved_on = any(${days}::date[]) and a.approved_on <= ${today}::date
-    ), rows as (
-      -- A row kept within its span as asked: as kept.
-      select k.approved_on, k.mid, k.head, k.tail, k.settled, k.volume_days, k.deadline, k.volume,
-        k.activated_on as reached
-      from kept k where not k.live
+        and least(a.as_of, a.deadline) = least(${today}::date, a.deadline)
       union all
       -- Otherwise its days after those kept, or all of them for a row kept after the day asked.
-      select k.approved_on, k.mid, k.head, k.tail, false, k.volume_days, k.deadline,
+      select k.approved_on, k.mid, k.head, k.tail, k.volume_days, k.deadline,
         case when k.after_kept then k.volume else 0 end + coalesce(l.volume, 0),
-        case when k.after_kept then coalesce(k.activated_on, l.reached) else l.reached end
-      from kept k
+        case when k.after_kept then coalesce(k.activated_on, l.reached) else l.reached end, false
+      from (select a.*, a.as_of < ${today}::date as after_kept from activation_rows a
+        where a.approved_on = any(${days}::date[]) and a.approved_on <= ${today}::date
+          and least(a.as_of, a.deadline) <> least(${today}::date, a.deadline)) k
       left join lateral (
         select sum(d.volume) as volume, min(d.day) filter (where d.run >= k.threshold) as reached
         from (select v.day, v.volume,
@@ -260,12 +263,7 @@ export async function activationDays(
               from bonus_daily_volume(array[k.merchant_id],
                 case when k.after_kept then k.as_of + 1 else k.approved_on end,
                 least(${today}::date, k.deadline)) v) d) l on true
-      where k.live
-    )
-    select r.approved_on::text as day, string_agg(r.head || case when r.settled then r.tail
-        else paydesk_activation_tail(r.volume, r.volume_days, r.deadline, r.reached, ${today}::date) end,
-        ',' order by r.mid) as json
-    from rows r
+    ) r
     where r.reached is not null or r.deadline + ${ACTIVATION_LOOKBACK_DAYS}::int >= ${today}::date
     group by r.approved_on`.execute(db);
   return new Map(rows.map((r) => [r.day, r.json]));
