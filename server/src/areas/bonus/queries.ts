@@ -235,7 +235,7 @@ export async function activationDays(
   today: string,
   days: readonly string[],
 ): Promise<Map<string, string>> {
-  // Two scans of the day's rows, not one shared list: a shared one (a CTE read twice) copied every row's JSON into a
+  // Two scans of the days' rows, not one shared list: a shared one (a CTE read twice) copied every row's JSON into a
   // list of its own first, which at the large scale cost as much as the rest of the statement (docs/bench.md).
   const { rows } = await sql<{ day: string; json: string }>`
     select r.approved_on::text as day, string_agg(r.head || case when r.settled then r.tail
