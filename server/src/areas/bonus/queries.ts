@@ -237,6 +237,9 @@ export async function activationDays(
 ): Promise<Map<string, string>> {
   // Two scans of the days' rows, not one shared list: a shared one (a CTE read twice) copied every row's JSON into a
   // list of its own first, which at the large scale cost as much as the rest of the statement (docs/bench.md).
+  const asked = sql`a.approved_on = any(${days}::date[]) and a.approved_on <= ${today}::date`;
+  // Kept within its span as asked: kept on the day asked, or both on or after its deadline.
+  const keptAsAsked = sql`least(a.as_of, a.deadline) = least(${today}::date, a.deadline)`;
   const { rows } = await sql<{ day: string; json: string }>`
     select r.approved_on::text as day, string_agg(r.head || case when r.settled then r.tail
         else paydesk_activation_tail(r.volume, r.volume_days, r.deadline, r.reached, ${today}::date) end,
@@ -246,16 +249,14 @@ export async function activationDays(
       select a.approved_on, a.mid, a.head, a.tail, a.volume_days, a.deadline, a.volume, a.activated_on as reached,
         a.as_of = ${today}::date or (a.deadline < a.as_of and a.as_of <= ${today}::date) as settled
       from activation_rows a
-      where a.approved_on = any(${days}::date[]) and a.approved_on <= ${today}::date
-        and least(a.as_of, a.deadline) = least(${today}::date, a.deadline)
+      where ${asked} and ${keptAsAsked}
       union all
       -- Otherwise its days after those kept, or all of them for a row kept after the day asked.
       select k.approved_on, k.mid, k.head, k.tail, k.volume_days, k.deadline,
         case when k.after_kept then k.volume else 0 end + coalesce(l.volume, 0),
         case when k.after_kept then coalesce(k.activated_on, l.reached) else l.reached end, false
       from (select a.*, a.as_of < ${today}::date as after_kept from activation_rows a
-        where a.approved_on = any(${days}::date[]) and a.approved_on <= ${today}::date
-          and least(a.as_of, a.deadline) <> least(${today}::date, a.deadline)) k
+        where ${asked} and not ${keptAsAsked}) k
       left join lateral (
         select sum(d.volume) as volume, min(d.day) filter (where d.run >= k.threshold) as reached
         from (select v.day, v.volume,

@@ -30,7 +30,8 @@ import {
  * hashes or sorts at any size: the new rows of the changed ones and the old rows of the changed ones, each
  * carrying its approval day, so a moved approval day raises both days.
  */
-const READ = [
+/** The merchant columns the Activation list reads (2026_12_18_0010 finds a statement's changes of them too). */
+export const ACTIVATION_MERCHANT_COLUMNS = [
   'mid',
   'dba',
   'partner_id',
@@ -52,7 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ...answerVersion('activation', ['merchant_daily', 'merchant_monthly', 'activation_specs', 'groups']),
     fn('paydesk_merchants_activation_parts', {
       insert: days('select approved_on from new_rows'),
-      update: days(changedBothWays(READ, 'approved_on')),
+      update: days(changedBothWays(ACTIVATION_MERCHANT_COLUMNS, 'approved_on')),
       delete: days('select approved_on from old_rows'),
     }),
     fn('paydesk_partners_activation_parts', {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ACTIVATION_MERCHANT_COLUMNS } from './2026_12_13_0010_activation_parts';
 import {
   changedIds,
   definerFunction,
@@ -48,23 +49,12 @@ import {
  * A row written again as it was is left alone, unless it was written before its deadline had passed.
  *
  * The seed holds these triggers while it loads and writes every row once at the end (seed/bulk.ts,
- * holdActivationTriggers). The list stays kept in parts by approval day (platform/answerCache.ts): a statement
+ * holdKeptRowTriggers). The list stays kept in parts by approval day (platform/answerCache.ts): a statement
  * writing `activation_rows` raises the parts of the days of its old and new rows, a truncate every part; the
  * merchants' and partners' part triggers of 2026_12_13_0010 and the version raises by the figures, specifications
  * and groups are dropped. ISO-bound users read their own ISO's rows (row-level security by `partner_id`); every row
  * is worked out with every specification, whoever writes.
  */
-const READ = [
-  'mid',
-  'dba',
-  'partner_id',
-  'group_id',
-  'rm',
-  'sales_rep',
-  'profile',
-  'opened_on',
-  'approved_on',
-];
 /** The defaults of a group without a specification (BONUS_DEFAULTS in the domain, as of this migration). */
 const DEFAULT_DAYS = 30;
 const DEFAULT_THRESHOLD = 250;
@@ -199,7 +189,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ),
     ...keeper('merchants', {
       insert: 'select id from new_rows',
-      update: `select id from (${changedIds(READ)}) c union select id from (select id from old_rows except select id from new_rows) gone`,
+      update: `select id from (${changedIds(ACTIVATION_MERCHANT_COLUMNS)}) c union select id from (select id from old_rows except select id from new_rows) gone`,
       delete: 'select id from old_rows',
     }),
     ...keeper('partners', {

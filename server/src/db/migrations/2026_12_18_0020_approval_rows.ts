@@ -33,8 +33,8 @@ import {
  * - partners: the approvals of an ISO renamed;
  * - a truncate of any of these: every row again.
  * A row written again as it was is left alone. A statement writing rows raises the days of its old and new rows (the
- * parts of 2026_12_11_0010, whose triggers on the three tables these replace). The seed holds these triggers while it loads and writes
- * every row once at the end (seed/bulk.ts, holdKeptRowTriggers).
+ * parts of 2026_12_11_0010, whose triggers on the three tables these replace). The seed holds these triggers while
+ * it loads and writes every row once at the end (seed/bulk.ts, holdKeptRowTriggers).
  */
 const APPLICATION = ['approved_at', 'merchant_id', 'partner_id', 'dba', 'sponsor_bank', 'profile'];
 
