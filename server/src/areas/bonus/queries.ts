@@ -235,37 +235,42 @@ export async function activationDays(
   today: string,
   days: readonly string[],
 ): Promise<Map<string, string>> {
-  // Two scans of the days' rows, not one shared list: a shared one (a CTE read twice) copied every row's JSON into a
-  // list of its own first, which at the large scale cost as much as the rest of the statement (docs/bench.md).
-  const asked = sql`a.approved_on = any(${days}::date[]) and a.approved_on <= ${today}::date`;
+  // Each day's part on its own (a lateral per day asked, its rows read by the approval-day index in MID order), not
+  // every row of the days asked sorted by day and then grouped: at the large scale 5.6 against 7.0 ms in
+  // PostgreSQL for the whole list, at xl 13.4 against 20.6 (docs/bench.md). A day's rows in two scans, not one shared
+  // list: a shared one (a CTE read twice) copied every row's JSON into a list of its own first.
   // Kept within its span as asked: kept on the day asked, or both on or after its deadline.
   const keptAsAsked = sql`least(a.as_of, a.deadline) = least(${today}::date, a.deadline)`;
   const { rows } = await sql<{ day: string; json: string }>`
-    select r.approved_on::text as day, string_agg(r.head || case when r.settled then r.tail
-        else paydesk_activation_tail(r.volume, r.volume_days, r.deadline, r.reached, ${today}::date) end,
-        ',' order by r.mid) as json
-    from (
-      -- A row kept within its span as asked: as kept.
-      select a.approved_on, a.mid, a.head, a.tail, a.volume_days, a.deadline, a.volume, a.activated_on as reached,
-        a.as_of = ${today}::date or (a.deadline < a.as_of and a.as_of <= ${today}::date) as settled
-      from activation_rows a
-      where ${asked} and ${keptAsAsked}
-      union all
-      -- Otherwise its days after those kept, or all of them for a row kept after the day asked.
-      select k.approved_on, k.mid, k.head, k.tail, k.volume_days, k.deadline,
-        case when k.after_kept then k.volume else 0 end + coalesce(l.volume, 0),
-        case when k.after_kept then coalesce(k.activated_on, l.reached) else l.reached end, false
-      from (select a.*, a.as_of < ${today}::date as after_kept from activation_rows a
-        where ${asked} and not ${keptAsAsked}) k
-      left join lateral (
-        select sum(d.volume) as volume, min(d.day) filter (where d.run >= k.threshold) as reached
-        from (select v.day, v.volume,
-                case when k.after_kept then k.volume else 0 end + sum(v.volume) over (order by v.day) as run
-              from bonus_daily_volume(array[k.merchant_id],
-                case when k.after_kept then k.as_of + 1 else k.approved_on end,
-                least(${today}::date, k.deadline)) v) d) l on true
-    ) r
-    where r.reached is not null or r.deadline + ${ACTIVATION_LOOKBACK_DAYS}::int >= ${today}::date
-    group by r.approved_on`.execute(db);
+    select d.day::text as day, x.json
+    from unnest(${days}::date[]) d(day)
+    cross join lateral (
+      select string_agg(r.head || case when r.settled then r.tail
+          else paydesk_activation_tail(r.volume, r.volume_days, r.deadline, r.reached, ${today}::date) end,
+          ',' order by r.mid) as json
+      from (
+        -- A row kept within its span as asked: as kept.
+        select a.mid, a.head, a.tail, a.volume_days, a.deadline, a.volume, a.activated_on as reached,
+          a.as_of = ${today}::date or (a.deadline < a.as_of and a.as_of <= ${today}::date) as settled
+        from activation_rows a
+        where a.approved_on = d.day and ${keptAsAsked}
+        union all
+        -- Otherwise its days after those kept, or all of them for a row kept after the day asked.
+        select k.mid, k.head, k.tail, k.volume_days, k.deadline,
+          case when k.after_kept then k.volume else 0 end + coalesce(l.volume, 0),
+          case when k.after_kept then coalesce(k.activated_on, l.reached) else l.reached end, false
+        from (select a.*, a.as_of < ${today}::date as after_kept from activation_rows a
+          where a.approved_on = d.day and not ${keptAsAsked}) k
+        left join lateral (
+          select sum(s.volume) as volume, min(s.day) filter (where s.run >= k.threshold) as reached
+          from (select v.day, v.volume,
+                  case when k.after_kept then k.volume else 0 end + sum(v.volume) over (order by v.day) as run
+                from bonus_daily_volume(array[k.merchant_id],
+                  case when k.after_kept then k.as_of + 1 else k.approved_on end,
+                  least(${today}::date, k.deadline)) v) s) l on true
+      ) r
+      where r.reached is not null or r.deadline + ${ACTIVATION_LOOKBACK_DAYS}::int >= ${today}::date
+    ) x
+    where d.day <= ${today}::date and x.json is not null`.execute(db);
   return new Map(rows.map((r) => [r.day, r.json]));
 }
