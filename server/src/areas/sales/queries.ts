@@ -211,26 +211,19 @@ export function approvalDetails<T>(
   }
   const question = since === `${dt.slice(0, 4)}-01-01` ? dt : `${since}..${dt}`;
   return keptArrayInParts<T>(database, db, 'approvals', scope, question, parts, async (stale) => {
-    // One statement from the first day to the last of the parts to read again (usually one day, or all of them);
-    // each row's part is its day when that is a part asked for (the days of dt's month, unless it is a whole
-    // earlier month, and of a month `since` starts inside of), else its month.
-    const from = stale.reduce((a, p) => (p.first < a ? p.first : a), dt);
-    const to = stale.reduce((a, p) => (p.last > a ? p.last : a), from);
-    const keys = sql.val(stale.map((p) => p.key));
-    // The rows as the writes keep them (approval_rows, migration 2026_12_18_0020): each one's JSON up to its ISO, as
-    // staff read it or, under row-level security, as its ISO's users do; the approval day is added here, named in
-    // this session's time zone like the parts.
-    const { rows } = await sql<{ part: string; text: string }>`select x.part,
-        string_agg(x.json, ',' order by x.at desc, x.id) as text
-      from (select case when to_char(r.approved_at, 'YYYY-MM-DD') = any(${keys}::text[])
-          then to_char(r.approved_at, 'YYYY-MM-DD') else to_char(r.approved_at, 'YYYY-MM') end as part,
-          r.application_id as id, r.approved_at as at,
-          case when s.iso then coalesce(r.head_iso, r.head) else r.head end
-            || ',"approved":"' || to_char(r.approved_at, 'YYYY-MM-DD') || '"}' as json
-        from approval_rows r, (select row_security_active('approval_rows') as iso) s
-        where ${between('r.approved_at', { from, to: addDays(to, 1) })}) x
-      where x.part = any(${keys}::text[])
-      group by x.part`.execute(db);
+    // Each part read on its own (a lateral per part, its range of the approvals in index order), not every row of the
+    // parts' span named and grouped by its part. The rows as the writes keep them (approval_rows, migration
+    // 2026_12_18_0020): each one's JSON up to its ISO, as staff read it or, under row-level security, as its ISO's
+    // users do; the approval day is added here, named in this session's time zone like the parts.
+    const { rows } = await sql<{ part: string; text: string }>`select p.part, x.text
+      from unnest(${sql.val(stale.map((p) => p.key))}::text[], ${sql.val(stale.map((p) => p.first))}::date[],
+          ${sql.val(stale.map((p) => p.last))}::date[]) p(part, first, last)
+        cross join (select row_security_active('approval_rows') as iso) s
+        cross join lateral (select string_agg(case when s.iso then coalesce(r.head_iso, r.head) else r.head end
+            || ',"approved":"' || to_char(r.approved_at, 'YYYY-MM-DD') || '"}', ',' order by r.approved_at desc,
+            r.application_id) as text
+          from approval_rows r where r.approved_at >= p.first and r.approved_at < p.last + 1) x
+      where x.text is not null`.execute(db);
     return new Map(rows.map((r) => [r.part, r.text]));
   });
 }
