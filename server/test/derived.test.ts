@@ -158,24 +158,30 @@ const EXPECTED_BI_OPENINGS = sql`
   from days d`;
 
 /**
- * Per ISO, as of today: deals, deal ages in whole months by age() (buckets 0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y),
- * banks and profiles, in bi_iso_info's column order.
+ * Per ISO, as of the day its row says it is of (today for an ISO without a row): deals, deal ages in whole months
+ * by age() (buckets 0–6 m, 6–12 m, 1–2 y, 2–3 y, > 3 y), banks and profiles, in bi_iso_info's column order. Each
+ * row is checked as of its own day, not of the clock's: a run that crosses midnight leaves the rows no change
+ * touched of the day before, which is what they should be (the answer reads the records while any row is of an
+ * earlier day, and the hourly job rebuilds them).
  */
 const EXPECTED_ISO_INFO = sql`
-  with d as (
-    select partner_id, approved_on, closed_on, sponsor_bank, profile,
-           (closed_on is null or closed_on > current_date) as open,
-           extract(year from age(coalesce(closed_on, current_date), approved_on)) * 12
-             + extract(month from age(coalesce(closed_on, current_date), approved_on)) as months_to_close,
-           extract(year from age(current_date, approved_on)) * 12
-             + extract(month from age(current_date, approved_on)) as months_to_today
-    from merchants
+  with m as (
+    select m.*, coalesce(k.as_of, current_date) as today
+    from merchants m left join bi_iso_info k on k.partner_id = m.partner_id
+  ), d as (
+    select partner_id, today, approved_on, closed_on, sponsor_bank, profile,
+           (closed_on is null or closed_on > today) as open,
+           extract(year from age(coalesce(closed_on, today), approved_on)) * 12
+             + extract(month from age(coalesce(closed_on, today), approved_on)) as months_to_close,
+           extract(year from age(today, approved_on)) * 12
+             + extract(month from age(today, approved_on)) as months_to_today
+    from m
   ), b as (
     select *, case when open then months_to_today else months_to_close end as months from d
   )
-  select row(partner_id, current_date, count(*), min(approved_on), max(approved_on),
+  select row(partner_id, today, count(*), min(approved_on), max(approved_on),
              count(*) filter (where open), count(*) filter (where not open),
-             current_date - min(approved_on) filter (where open), current_date - max(approved_on) filter (where open),
+             today - min(approved_on) filter (where open), today - max(approved_on) filter (where open),
              max(closed_on - approved_on) filter (where not open), min(closed_on - approved_on) filter (where not open),
              concat_ws(',', count(*) filter (where open and months < 6),
                count(*) filter (where open and months >= 6 and months < 12),
@@ -192,7 +198,7 @@ const EXPECTED_ISO_INFO = sql`
              count(*) filter (where profile = 'Traditional'), count(*) filter (where profile = 'High Risk'),
              count(*) filter (where profile is distinct from 'PayLo' and profile is distinct from 'Traditional'
                                     and profile is distinct from 'High Risk'))::text as r
-  from b group by partner_id`;
+  from b group by partner_id, today`;
 
 /** Rows only in the expected set, and rows only in the derived table. */
 async function differences(
