@@ -30,8 +30,10 @@ trap cleanup EXIT
 
 "${as_pg[@]}" "$bindir/initdb" -D "$dir/data" -U app --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
+# The cluster keeps a time zone far from UTC (its day differs from the UTC day for 13 hours of each day): PayDesk's
+# days are UTC days, and a statement that took its day from the server's zone would fail here.
 "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c timezone=Pacific/Auckland" \
   start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
 
 export TEST_DATABASE_URL="postgres://app@127.0.0.1:$port/postgres"

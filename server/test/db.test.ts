@@ -79,6 +79,14 @@ describe('database', () => {
     expect(rows[0]?.compiles).toBe(false);
   });
 
+  it("names a moment's day in UTC, whatever the server's own time zone", async () => {
+    // The test cluster keeps Pacific/Auckland (scripts/with-test-postgres.sh), where 23:30 UTC is the next day.
+    const { rows } = await sql<{ zone: string; day: string; today: boolean }>`
+      select current_setting('TimeZone') as zone, '2024-02-29T23:30:00Z'::timestamptz::date::text as day,
+             current_date = (now() at time zone 'UTC')::date as today`.execute(t.db);
+    expect(rows[0]).toEqual({ zone: 'UTC', day: '2024-02-29', today: true });
+  });
+
   it('a seeded database, migrated again at start-up, has exactly the schema of a fresh installation', async () => {
     await migrateToLatest(t.db);
     const schema = await schemaOf(t.db);

@@ -44,8 +44,14 @@ export interface Connected {
 export async function connect(target: DbTarget): Promise<Connected> {
   if (target.databaseUrl) {
     // JIT compilation off: the product's statements are short, and compiling the seed's large expressions took
-    // minutes on PostgreSQL 15 (the same statement runs in seconds without it).
-    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10, options: '-c jit=off' });
+    // minutes on PostgreSQL 15 (the same statement runs in seconds without it). The session's time zone is UTC
+    // whatever the server's own: PayDesk's days are UTC days, in its code and in its statements (current_date, a
+    // timestamp's day), as on the embedded database.
+    const pool = new pg.Pool({
+      connectionString: target.databaseUrl,
+      max: 10,
+      options: '-c jit=off -c TimeZone=UTC',
+    });
     // An idle connection the server drops (a restart, a failover) is discarded by the pool; without a
     // listener its error would end the process.
     pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
