@@ -11,7 +11,7 @@ import {
   wholeMonths,
 } from '@paydesk/domain';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rebuildIsoInfo, refreshDerived } from '../src/db/derived';
 import { Client, type TestApp, testApp } from './helpers';
 
@@ -161,9 +161,13 @@ async function expectStatsOf(stats: Record<string, unknown>[], iso: Iso, start: 
     ).toEqual(row);
 }
 
+/** The database's day now. */
+const currentDate = async () =>
+  (await rowsOf<{ d: string }>(sql`select current_date::text as d`))[0]?.d as string;
+
 beforeAll(async () => {
   t = await testApp();
-  today = (await rowsOf<{ d: string }>(sql`select current_date::text as d`))[0]?.d as string;
+  today = await currentDate();
   merchants = await rowsOf<Merchant>(
     sql`select id, partner_id, group_id, approved_on::text, closed_on::text, sponsor_bank, profile, mcc, state from merchants`,
   );
@@ -185,6 +189,12 @@ beforeAll(async () => {
     .sort((a, b) => b.groups.length - a.groups.length || b.merchants.length - a.merchants.length)[0] as Iso;
   isos = [isoOf(summit), other];
   expect(isos[1].groups.length).toBeGreaterThan(1);
+});
+
+// Each test's day, read as it starts: a day read once for the file would be the day before in the tests after a
+// midnight.
+beforeEach(async () => {
+  today = await currentDate();
 });
 afterAll(async () => {
   await t?.close();
@@ -612,7 +622,10 @@ describe('Business Intelligence (executive calls)', () => {
     const counted = await ask();
     expect(counted.length).toBeGreaterThan(1);
     // Today's rows are read: a figure changed in them shows.
-    await sql`update bi_iso_info set approved_deals = approved_deals + 1000`.execute(t.db);
+    // (Of today: the seed wrote them as of its own day, which a run across midnight leaves behind.)
+    await sql`update bi_iso_info set approved_deals = approved_deals + 1000, as_of = current_date`.execute(
+      t.db,
+    );
     expect((await ask()).map((r) => r.approved_deals)).toEqual(counted.map((r) => r.approved_deals + 1000));
     // Rows of an earlier day are not: the merchants are counted.
     await sql`update bi_iso_info set as_of = current_date - 1`.execute(t.db);
@@ -690,9 +703,17 @@ describe('Business Intelligence (executive calls)', () => {
       }
       expect(txRows.some((r) => (r.txn_volume as number) > 0)).toBe(true);
 
-      const since = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
+      // Up to the day read at the test's start, named: the range the server answers does not depend on when the
+      // call comes (a run across midnight).
+      const since = addDays(today, -20);
       const daily = (
-        await c.post('/api/exec/iso/GetTransactions', { groupIDs, date: since, monthly: false, mcc: 'All' })
+        await c.post('/api/exec/iso/GetTransactions', {
+          groupIDs,
+          date: since,
+          end: today,
+          monthly: false,
+          mcc: 'All',
+        })
       ).json();
       const dayRows = await rowsOf<{ day: string; transactions: number; merchant_id: number }>(
         sql`select day::text, transactions, merchant_id from merchant_daily where partner_id = ${iso.id} and day >= ${since}::date`,

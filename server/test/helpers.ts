@@ -115,6 +115,19 @@ export function startTestJobs(
   });
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Waits, when the UTC day ends within `seconds`, until it has: for a test file whose expected figures are of the
+ * day it starts in, while the server names today on each request. A file started at 23:59 would cross midnight
+ * halfway and compare one day's figures with the next's.
+ */
+export async function clearOfMidnight(seconds = 120): Promise<void> {
+  const now = Date.now();
+  const left = DAY_MS - (now % DAY_MS);
+  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 1000));
+}
+
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   // A server always has a key for sensitive fields (main.ts); a test file that set none gets the one the seeded
   // data was encrypted with (databases.ts).

@@ -8,11 +8,19 @@ import { Client, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
 let admin: Client;
-const month = addMonths(monthStart(new Date()), -1);
-const residualMonth = addMonths(monthStart(new Date()), -2);
+/**
+ * The months the seed filled, from the seed's own day (demo_state.seeded_at): its last whole month of figures, and
+ * its last month of residuals. The month of the clock would be one later in a run that starts on the 1st just after
+ * a seed of the month before.
+ */
+let month: string;
+let residualMonth: string;
 
 beforeAll(async () => {
   t = await testApp();
+  const { seeded_at } = await t.db.selectFrom('demo_state').select('seeded_at').executeTakeFirstOrThrow();
+  month = addMonths(monthStart(new Date(seeded_at)), -1);
+  residualMonth = addMonths(monthStart(new Date(seeded_at)), -2);
   admin = new Client(t.app);
   await admin.signin('admin@paydesk.local');
 });

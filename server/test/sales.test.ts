@@ -2,7 +2,7 @@ import { addMonths, isoEndpoints, isoStatus, lastDayOfMonth, monthStart } from '
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeTransaction } from '../src/platform/scope';
-import { Client, type TestApp, testApp } from './helpers';
+import { Client, clearOfMidnight, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
 let admin: Client;
@@ -23,14 +23,21 @@ let apps: App[] = [];
 let merchants: Array<{ closed: string | null; iso: string; inHouse: boolean }> = [];
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
-const now = new Date();
-const today = day(now);
-const yesterday = day(new Date(now.getTime() - 86_400_000));
-const thisMonth = monthStart(now);
-const lastMonth = addMonths(thisMonth, -1);
+// The file's day, and its month: the expected figures are of them, so the file starts clear of a midnight.
+let now: Date;
+let today: string;
+let yesterday: string;
+let thisMonth: string;
+let lastMonth: string;
 const inMonth = (d: string | null, m: string) => d !== null && d >= m && d < addMonths(m, 1);
 
 beforeAll(async () => {
+  await clearOfMidnight();
+  now = new Date();
+  today = day(now);
+  yesterday = day(new Date(now.getTime() - 86_400_000));
+  thisMonth = monthStart(now);
+  lastMonth = addMonths(thisMonth, -1);
   t = await testApp();
   admin = new Client(t.app);
   await admin.signin('admin@paydesk.local');
