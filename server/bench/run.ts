@@ -5,6 +5,7 @@ import path from 'node:path';
 import { addMonths, lastDueWindow, monthStart } from '@paydesk/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
+import { activationRowsOfToday } from '../src/areas/bonus/queries';
 import { runWindow } from '../src/areas/bonus/run';
 import { SandboxChecks } from '../src/areas/leads/checks';
 import { checkJobs } from '../src/areas/leads/jobs';
@@ -68,6 +69,9 @@ await sql`vacuum analyze selfserve_rows, activity_rollup, residuals, application
 // The executive ISO list reads each ISO's figures of today; after midnight the hourly job (bi.iso-info) rebuilds
 // them, as here, or the list would be counted from the merchants.
 await rebuildIsoInfo(db);
+// Likewise the Activation tab's kept rows of an earlier day, written again as of today by the hourly job
+// (bonus.activation-day); until then each first ask of a new day works their days since out in its statement.
+await activationRowsOfToday(db);
 
 const { app, close: closeApp } = await benchApp(connected, config);
 const signin = await app.inject({

@@ -1,5 +1,5 @@
 import { isoInfoJob } from './areas/bi/jobs';
-import { bonusRunJob, bonusScheduleJobs } from './areas/bonus/jobs';
+import { activationDayJob, bonusRunJob, bonusScheduleJobs } from './areas/bonus/jobs';
 import { holdsDemoData, liveDemoJob } from './areas/demo/jobs';
 import { midPartsJob } from './areas/financial/jobs';
 import { cleanupJob } from './areas/jobs/jobs';
@@ -38,6 +38,7 @@ export function jobDefinitions(
     processingSubscriptionsJob(report),
     bonusRunJob,
     ...bonusScheduleJobs,
+    activationDayJob,
     isoInfoJob,
     midPartsJob,
     ...Object.values(

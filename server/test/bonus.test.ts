@@ -15,15 +15,18 @@ import {
 } from '@paydesk/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bonusRunJob } from '../src/areas/bonus/jobs';
+import { activationDayJob, bonusRunJob } from '../src/areas/bonus/jobs';
 import {
   activationDays,
   activationFrom,
+  activationRowsOfToday,
   bonusRows,
   bonusRowsJson,
   clawbackRows,
 } from '../src/areas/bonus/queries';
 import { clawbackVolumeSums, runWindow } from '../src/areas/bonus/run';
+import { loadConfig } from '../src/config';
+import { jobDefinitions } from '../src/jobs';
 import { scopeTransaction } from '../src/platform/scope';
 import { Client, startTestJobs, type TestApp, testApp } from './helpers';
 
@@ -1286,6 +1289,44 @@ describe('the Activation tab kept per merchant', () => {
       }),
     ).rejects.toBeInstanceOf(RollBack);
     await check(t.db, 'rolled back');
+  });
+
+  it('the hourly job writes the rows of an earlier day again as of today; the list is the same before and after', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const job = jobDefinitions(loadConfig({ LOG_LEVEL: 'silent' })).find(
+      (d) => d.name === activationDayJob.name,
+    );
+    expect(job?.schedule?.cron).toBe('2 * * * *');
+    const stale = async (db: typeof t.db) =>
+      (
+        await sql<{ n: number; of_today: number }>`select
+          (count(*) filter (where as_of < current_date and deadline >= as_of))::int as n,
+          (count(*) filter (where as_of = current_date))::int as of_today from activation_rows`.execute(db)
+      ).rows[0] as { n: number; of_today: number };
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        // The rows as the day before wrote them: the seed has no figures of today, so the volume they keep is the
+        // volume through yesterday (the request adds the days after the day a row was written).
+        const { rows: ahead } = await sql<{ n: number }>`
+          select count(*)::int as n from merchant_daily where day >= current_date`.execute(trx);
+        expect(ahead[0]?.n).toBe(0);
+        await sql`update activation_rows set as_of = current_date - 1 where deadline >= current_date - 1`.execute(
+          trx,
+        );
+        const before = await stale(trx);
+        expect(before.n).toBeGreaterThan(10);
+        const want = await activationOracle(trx, today);
+        expect(await activationAsKept(trx, today)).toEqual(want);
+        expect(await activationRowsOfToday(trx)).toBe(before.n);
+        const after = await stale(trx);
+        expect(after.n).toBe(0);
+        expect(after.of_today).toBeGreaterThanOrEqual(before.n);
+        expect(await activationAsKept(trx, today)).toEqual(want);
+        // Then there is nothing to do.
+        expect(await activationRowsOfToday(trx)).toBe(0);
+        throw new RollBack();
+      }),
+    ).rejects.toBeInstanceOf(RollBack);
   });
 });
 

@@ -1,6 +1,7 @@
 import { lastDueWindow, RUN_KIND_LABELS, RUN_KINDS, type RunKind, todayIso, windowOf } from '@paydesk/domain';
 import { z } from 'zod';
 import { defineJob } from '../../platform/jobs';
+import { activationRowsOfToday } from './queries';
 import { runWindow } from './run';
 
 export const BONUS_RUN_JOB = 'bonus.run';
@@ -60,3 +61,25 @@ export const bonusScheduleJobs = (
     schedule: { cron, payload: { kind } },
   }),
 );
+
+/**
+ * Hourly: the Activation tab's kept rows of an earlier day, written again as of today (activationRowsOfToday), so
+ * the list is sent as kept soon after the day turns rather than worked out for the day since each time. A no-op when
+ * every row is of today or past its deadline.
+ */
+export const activationDayJob = defineJob({
+  name: 'bonus.activation-day',
+  payload: z.strictObject({}),
+  describe: () => 'Hourly: the Activation tab’s kept rows for the new day',
+  retryLimit: 2,
+  retryDelaySeconds: 60,
+  retryBackoff: true,
+  timeoutSeconds: 300,
+  schedule: { cron: '2 * * * *', payload: {} },
+  run: async ({ db }) => {
+    const written = await activationRowsOfToday(db);
+    return written === 0
+      ? 'Every merchant’s Activation row is of today'
+      : `Wrote ${written} merchants’ Activation rows as of today`;
+  },
+});
