@@ -1,4 +1,4 @@
-import { JOB_STATES, type JobState } from '@paydesk/domain';
+import { JOB_KINDS, JOB_STATES, type JobState } from '@paydesk/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../src/config';
@@ -106,6 +106,12 @@ afterAll(async () => {
 });
 
 describe('the Jobs screen table', () => {
+  it('names every job the server declares with a title users read, not its code name', () => {
+    const declared = jobDefinitions(testConfig, { liveDemo: true }).map((d) => d.name);
+    expect(declared.length).toBeGreaterThan(10);
+    expect(declared.filter((name) => !(name in JOB_KINDS))).toEqual([]);
+  });
+
   it('sorts by state in the order a run goes through them, not by the states’ spelling', async () => {
     for (const desc of [false, true]) {
       const { rows } = await query({ sort: [{ id: 'state', desc }] });
