@@ -2,7 +2,7 @@ import type { JobKind } from '@paydesk/domain';
 import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Connected, Db } from '../db/connect';
 
 /**
@@ -67,6 +67,32 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
 
 export function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {
   return definition;
+}
+
+const NO_PAYLOAD = z.strictObject({});
+
+/**
+ * A scheduled upkeep job (the nightly cleanup, the hourly jobs that carry kept figures over to a new day): no
+ * payload, one transaction, two retries a minute apart and backing off, five minutes at most.
+ */
+export function upkeepJob(definition: {
+  name: JobKind;
+  /** The Jobs screen's line for each run. */
+  describe: string;
+  cron: string;
+  run: (ctx: JobContext) => Promise<string>;
+}): JobDefinition<typeof NO_PAYLOAD> {
+  return defineJob({
+    name: definition.name,
+    payload: NO_PAYLOAD,
+    describe: () => definition.describe,
+    retryLimit: 2,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    timeoutSeconds: 300,
+    schedule: { cron: definition.cron, payload: {} },
+    run: (ctx) => definition.run(ctx),
+  });
 }
 
 /** What a job row holds in pg-boss: the validated payload and who queued it. */

@@ -1,6 +1,6 @@
 import { lastDueWindow, RUN_KIND_LABELS, RUN_KINDS, type RunKind, todayIso, windowOf } from '@paydesk/domain';
 import { z } from 'zod';
-import { defineJob } from '../../platform/jobs';
+import { defineJob, upkeepJob } from '../../platform/jobs';
 import { activationRowsOfToday } from './queries';
 import { runWindow } from './run';
 
@@ -67,15 +67,10 @@ export const bonusScheduleJobs = (
  * the list is sent as kept soon after the day turns rather than worked out for the day since each time. A no-op when
  * every row is of today or past its deadline.
  */
-export const activationDayJob = defineJob({
+export const activationDayJob = upkeepJob({
   name: 'bonus.activation-day',
-  payload: z.strictObject({}),
-  describe: () => 'Hourly: the Activation tab’s kept rows for the new day',
-  retryLimit: 2,
-  retryDelaySeconds: 60,
-  retryBackoff: true,
-  timeoutSeconds: 300,
-  schedule: { cron: '2 * * * *', payload: {} },
+  describe: 'Hourly: the Activation tab’s kept rows for the new day',
+  cron: '2 * * * *',
   run: async ({ db }) => {
     const written = await activationRowsOfToday(db);
     return written === 0

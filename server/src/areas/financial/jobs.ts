@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { defineJob } from '../../platform/jobs';
+import { upkeepJob } from '../../platform/jobs';
 import { redrawMidParts } from './queries';
 
 /**
@@ -7,16 +6,10 @@ import { redrawMidParts } from './queries';
  * when a part has grown to twice that, or the parts are twice as many as needed (migration 2026_12_13_0020). A
  * no-op otherwise; drawing them again makes the next ask of each scope read the list afresh.
  */
-export const midPartsJob = defineJob({
+export const midPartsJob = upkeepJob({
   name: 'financial.mid-parts',
-  payload: z.strictObject({}),
-  describe: () =>
-    'Hourly: the financial filter’s MID list divided into parts again when one has outgrown them',
-  retryLimit: 2,
-  retryDelaySeconds: 60,
-  retryBackoff: true,
-  timeoutSeconds: 300,
-  schedule: { cron: '7 * * * *', payload: {} },
+  describe: 'Hourly: the financial filter’s MID list divided into parts again when one has outgrown them',
+  cron: '7 * * * *',
   run: async ({ db }) =>
     (await redrawMidParts(db))
       ? 'Divided the MID list into parts again'
