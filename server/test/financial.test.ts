@@ -5,7 +5,7 @@ import { midPartsJob } from '../src/areas/financial/jobs';
 import { averages, MID_PART_SIZE, redrawMidParts } from '../src/areas/financial/queries';
 import type { JobContext } from '../src/platform/jobs';
 import { scopeTransaction } from '../src/platform/scope';
-import { Client, type TestApp, testApp } from './helpers';
+import { Client, clearOfMidnight, type TestApp, testApp } from './helpers';
 
 let t: TestApp;
 let admin: Client;
@@ -25,11 +25,16 @@ interface MerchantMonth {
   age: number;
 }
 let rows: MerchantMonth[] = [];
-const current = monthStart(new Date());
-const start = addMonths(current, -12);
-const end = addMonths(current, -1);
+// This month and the twelve before it, read as the file starts, clear of a midnight (helpers.ts).
+let current = '';
+let start = '';
+let end = '';
 
 beforeAll(async () => {
+  await clearOfMidnight(300);
+  current = monthStart(new Date());
+  start = addMonths(current, -12);
+  end = addMonths(current, -1);
   t = await testApp();
   admin = new Client(t.app);
   await admin.signin('admin@paydesk.local');

@@ -6,7 +6,7 @@ import { loadPciConfig, loadRevShares, merchantRecordPages, merchantRecords } fr
 import type { Db } from '../src/db/connect';
 import { seedPciIfMissing } from '../src/db/seed/pci';
 import { decryptPii, encryptPii } from '../src/platform/pii';
-import { addUser, Client, type TestApp, testApp } from './helpers';
+import { addUser, Client, clearOfMidnight, type TestApp, testApp } from './helpers';
 
 /**
  * PCI compliance (docs/pci.md): the billing run and its NACHA file read back by a reader written here, the
@@ -46,15 +46,20 @@ async function pciSnapshot() {
   });
 }
 
-const now = new Date();
-const thisMonth = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
-const monthStart = `${thisMonth.year}-${String(thisMonth.month).padStart(2, '0')}-01`;
-const lastMonth =
-  thisMonth.month === 1
-    ? { year: thisMonth.year - 1, month: 12 }
-    : { year: thisMonth.year, month: thisMonth.month - 1 };
+// This month and the last, read as the file starts, clear of a midnight (helpers.ts).
+let thisMonth = { year: 0, month: 0 };
+let monthStart = '';
+let lastMonth = { year: 0, month: 0 };
 
 beforeAll(async () => {
+  await clearOfMidnight(300);
+  const now = new Date();
+  thisMonth = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+  monthStart = `${thisMonth.year}-${String(thisMonth.month).padStart(2, '0')}-01`;
+  lastMonth =
+    thisMonth.month === 1
+      ? { year: thisMonth.year - 1, month: 12 }
+      : { year: thisMonth.year, month: thisMonth.month - 1 };
   t = await testApp();
   finance = new Client(t.app);
   await finance.signin('finance.admin@paydesk.local');

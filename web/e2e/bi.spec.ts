@@ -1,6 +1,11 @@
 import { addMonths, firstDailyDay, MONTH_NAMES } from '@paydesk/domain';
 import { expect, type Page, test } from '@playwright/test';
-import { menu, sessionOf } from './support';
+import { menu, sessionOf, todayClearOfMidnight } from './support';
+
+// The tests read today's date as they run; none of them starts just before a midnight (support.ts).
+test.beforeAll(async () => {
+  await todayClearOfMidnight();
+});
 
 const filters = (page: Page) => ({
   last12: page.getByRole('button', { name: 'Last 12 Months' }),

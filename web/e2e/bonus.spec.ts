@@ -10,7 +10,12 @@ import {
   windowOf,
 } from '@paydesk/domain';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { sessionOf, tableColumn } from './support';
+import { sessionOf, tableColumn, todayClearOfMidnight } from './support';
+
+// The tests read today's date as they run; none of them starts just before a midnight (support.ts).
+test.beforeAll(async () => {
+  await todayClearOfMidnight();
+});
 
 async function api<T>(request: APIRequestContext, path: string, data?: unknown): Promise<T> {
   const res = data === undefined ? await request.get(path) : await request.post(path, { data });

@@ -4,12 +4,15 @@ import {
   type FinAverageBody,
   financialPaths,
   monthLabel,
-  monthStart,
 } from '@paydesk/domain';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { sessionOf } from './support';
+import { sessionOf, todayClearOfMidnight } from './support';
 
-const current = monthStart(new Date());
+// This month, read as the file starts, clear of a midnight (support.ts).
+let current = '';
+test.beforeAll(async () => {
+  current = `${(await todayClearOfMidnight()).slice(0, 7)}-01`;
+});
 const STORAGE_KEY = 'paydesk.financial.filters';
 
 async function averages(page: Page, body: FinAverageBody): Promise<FinAverageAnswer['output']> {

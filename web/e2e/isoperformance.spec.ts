@@ -3,16 +3,20 @@ import {
   type IsoPartnerStatusRow,
   lastDayOfMonth,
   monthLabel,
-  monthStart,
   salesPaths,
   type TablePage,
 } from '@paydesk/domain';
 import { expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { sessionOf, tableColumn, tableTotal } from './support';
+import { sessionOf, tableColumn, tableTotal, todayClearOfMidnight } from './support';
 
-const current = monthStart(new Date());
-const today = new Date().toISOString().slice(0, 10);
+// Read as the file starts, clear of a midnight (support.ts).
+let today = '';
+let current = '';
+test.beforeAll(async () => {
+  today = await todayClearOfMidnight();
+  current = `${today.slice(0, 7)}-01`;
+});
 const TABLE = 'ISO partners';
 
 function statusBody(month: string) {

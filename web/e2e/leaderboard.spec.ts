@@ -1,8 +1,12 @@
-import { type LeaderboardRow, monthLabel, monthStart, salesPaths } from '@paydesk/domain';
+import { type LeaderboardRow, monthLabel, salesPaths } from '@paydesk/domain';
 import { expect, test } from '@playwright/test';
-import { menu, sessionOf } from './support';
+import { menu, sessionOf, todayClearOfMidnight } from './support';
 
-const month = monthLabel(monthStart(new Date()));
+// This month's name, read as the file starts, clear of a midnight (support.ts).
+let month = '';
+test.beforeAll(async () => {
+  month = monthLabel(`${(await todayClearOfMidnight()).slice(0, 7)}-01`);
+});
 
 test.describe('Leaderboard', () => {
   test.use({ storageState: sessionOf('sales@paydesk.local') });

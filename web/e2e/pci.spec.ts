@@ -14,7 +14,15 @@ import {
   type UserRow,
 } from '@paydesk/domain';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminApi, freshUser, sessionOf, signIn, tableColumn, tableTotal } from './support';
+import {
+  adminApi,
+  freshUser,
+  sessionOf,
+  signIn,
+  tableColumn,
+  tableTotal,
+  todayClearOfMidnight,
+} from './support';
 
 /** The tabs of a user who holds every PCI capability. */
 const EVERY_TAB = ['Merchants', 'Billing', 'Commissions', 'Old Merchants', 'Config'];
@@ -34,12 +42,17 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-const today = new Date();
-const thisYear = today.getFullYear();
-const thisMonth = today.getMonth() + 1;
+// This month (a UTC month, as the server's), read as the file starts, clear of a midnight (support.ts).
+let thisYear = 0;
+let thisMonth = 0;
 /** The month before this one: billed and processed by the demo data. */
-const lastMonth =
-  thisMonth === 1 ? { year: thisYear - 1, month: 12 } : { year: thisYear, month: thisMonth - 1 };
+let lastMonth = { year: 0, month: 0 };
+test.beforeAll(async () => {
+  const today = await todayClearOfMidnight();
+  thisYear = Number(today.slice(0, 4));
+  thisMonth = Number(today.slice(5, 7));
+  lastMonth = thisMonth === 1 ? { year: thisYear - 1, month: 12 } : { year: thisYear, month: thisMonth - 1 };
+});
 
 async function pickMonth(page: Page, month: { year: number; month: number }) {
   await choose(page, 'Year', String(month.year));

@@ -9,14 +9,18 @@ import {
   type SubscriptionRow,
 } from '@paydesk/domain';
 import { expect, type Page, test } from '@playwright/test';
-import { sessionOf } from './support';
+import { sessionOf, todayClearOfMidnight } from './support';
 
 /**
  * The processing dashboard (/processing) and How to Export (/export). The figures on screen are checked against
  * the server's own answer for the same year, read here through the API with the same session.
  */
 
-const CURRENT = new Date().getUTCFullYear();
+// This year, read as the file starts, clear of a midnight (support.ts); the tests' other dates are read in them.
+let CURRENT = 0;
+test.beforeAll(async () => {
+  CURRENT = Number((await todayClearOfMidnight()).slice(0, 4));
+});
 const CARDS = ['card-daily', 'card-bank', 'card-average', 'card-profile', 'card-activations'];
 const money = (v: number) => (v < 0 ? `-$${formatVolume(-v)}` : `$${formatVolume(v)}`);
 

@@ -8,7 +8,20 @@ import {
 } from '@paydesk/domain';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { amount, type DemoUser, sessionOf, tableColumn, tableHeaders, tableTotal } from './support';
+import {
+  amount,
+  type DemoUser,
+  sessionOf,
+  tableColumn,
+  tableHeaders,
+  tableTotal,
+  todayClearOfMidnight,
+} from './support';
+
+// The tests read today's date as they run; none of them starts just before a midnight (support.ts).
+test.beforeAll(async () => {
+  await todayClearOfMidnight();
+});
 
 type Row = Record<string, string | number | null>;
 

@@ -4,7 +4,6 @@ import {
   goalProgress,
   type HolidayRow,
   monthLabel,
-  monthStart,
   type PartnerMerchantRow,
   type PartnerRow,
   type PendingRow,
@@ -12,11 +11,17 @@ import {
 } from '@paydesk/domain';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { sessionOf } from './support';
+import { sessionOf, todayClearOfMidnight } from './support';
 
-const current = monthStart(new Date());
-const today = new Date().toISOString().slice(0, 10);
-const monthsSince2019 = (Number(current.slice(0, 4)) - 2019) * 12 + Number(current.slice(5, 7)) - 1;
+// Read as the file starts, clear of a midnight (support.ts).
+let today = '';
+let current = '';
+let monthsSince2019 = 0;
+test.beforeAll(async () => {
+  today = await todayClearOfMidnight();
+  current = `${today.slice(0, 7)}-01`;
+  monthsSince2019 = (Number(current.slice(0, 4)) - 2019) * 12 + Number(current.slice(5, 7)) - 1;
+});
 
 async function api<T>(page: Page, path: string, body: unknown = {}): Promise<T> {
   const res = await page.request.post(path, { data: body });

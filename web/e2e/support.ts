@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
 import { E2E_PASSWORD } from './constants';
 
 export const PASSWORD = E2E_PASSWORD;
@@ -40,6 +40,22 @@ export async function adminApi(baseURL: string): Promise<APIRequestContext> {
   });
   expect(res.status()).toBe(200);
   return api;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Today's UTC date for a spec, read in its `beforeAll` after waiting past a midnight less than `seconds` away, so
+ * that none of its tests straddles one. The server's days are UTC days, and the specs compare the screens with the
+ * server's answers for today and this month, and with dates worked out here.
+ */
+export async function todayClearOfMidnight(seconds = 300): Promise<string> {
+  const left = DAY_MS - (Date.now() % DAY_MS);
+  if (left < seconds * 1000) {
+    test.setTimeout(left + 60_000);
+    await new Promise((resolve) => setTimeout(resolve, left + 1000));
+  }
+  return new Date().toISOString().slice(0, 10);
 }
 
 let counter = 0;
