@@ -92,6 +92,7 @@ import * as biMapVersion from './2026_12_16_0010_bi_map_version';
 import * as biStatsFields from './2026_12_17_0010_bi_stats_fields';
 import * as activationRows from './2026_12_18_0010_activation_rows';
 import * as approvalRows from './2026_12_18_0020_approval_rows';
+import * as selfserveTextCovering from './2026_12_19_0010_selfserve_text_covering';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -188,4 +189,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_17_0010_bi_stats_fields': biStatsFields,
   '2026_12_18_0010_activation_rows': activationRows,
   '2026_12_18_0020_approval_rows': approvalRows,
+  '2026_12_19_0010_selfserve_text_covering': selfserveTextCovering,
 };
