@@ -1050,7 +1050,7 @@ describe('upload data', () => {
         where i.inhparent = 'residuals'::regclass order by 1`.execute(t.db);
       const { rows: parentIndexes } = await sql<{ n: number }>`
         select count(*)::int as n from pg_index where indrelid = 'residuals'::regclass`.execute(t.db);
-      expect(parentIndexes[0]?.n).toBe(7);
+      expect(parentIndexes[0]?.n).toBe(8);
       expect(shapes.map((p) => p.partition)).toEqual(
         expect.arrayContaining([
           'residuals_other',
@@ -1062,7 +1062,7 @@ describe('upload data', () => {
       for (const p of shapes)
         expect(p, p.partition).toEqual({
           partition: p.partition,
-          indexes: 7,
+          indexes: 8,
           valid: true,
           keys: 1,
           shut: true,

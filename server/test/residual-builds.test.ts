@@ -201,7 +201,7 @@ describe('a residual month new to the table', () => {
                 and k.contype = 'f' and k.conparentid <> 0) as keys,
              (select count(*)::int from pg_constraint k where k.conrelid = 'residuals_2097_05'::regclass
                 and k.conname like '%_bound') as checks`.execute(t.db);
-    expect(shape[0]).toEqual({ indexes: 7, keys: 1, checks: 0 });
+    expect(shape[0]).toEqual({ indexes: 8, keys: 1, checks: 0 });
   });
 
   it('is dropped with everything else when the file is refused', async () => {

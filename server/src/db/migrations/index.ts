@@ -93,6 +93,7 @@ import * as biStatsFields from './2026_12_17_0010_bi_stats_fields';
 import * as activationRows from './2026_12_18_0010_activation_rows';
 import * as approvalRows from './2026_12_18_0020_approval_rows';
 import * as selfserveTextCovering from './2026_12_19_0010_selfserve_text_covering';
+import * as residualAgentCovering from './2026_12_19_0020_residual_agent_covering';
 
 /** Every migration, in order. A new one is added here under its timestamped name. */
 export const migrations: Record<string, Migration> = {
@@ -190,4 +191,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_18_0010_activation_rows': activationRows,
   '2026_12_18_0020_approval_rows': approvalRows,
   '2026_12_19_0010_selfserve_text_covering': selfserveTextCovering,
+  '2026_12_19_0020_residual_agent_covering': residualAgentCovering,
 };
