@@ -14,7 +14,7 @@ import {
   toDecimalString,
 } from '@paydesk/domain';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { activationDayJob, bonusRunJob } from '../src/areas/bonus/jobs';
 import {
   activationDays,
@@ -28,7 +28,7 @@ import { clawbackVolumeSums, runWindow } from '../src/areas/bonus/run';
 import { loadConfig } from '../src/config';
 import { jobDefinitions } from '../src/jobs';
 import { scopeTransaction } from '../src/platform/scope';
-import { Client, startTestJobs, type TestApp, testApp } from './helpers';
+import { Client, clearOfMidnight, startTestJobs, type TestApp, testApp } from './helpers';
 
 /**
  * The bonus module through the API. Expected figures come from the raw rows (merchants, partners, groups) with
@@ -1201,6 +1201,8 @@ async function activationAsKept(db: typeof t.db, today: string): Promise<BonusAc
 // days (a row kept before the day asked adds the days after it) and on the day before (a database ahead of the
 // server's day), after each kind of write the rows depend on.
 describe('the Activation tab kept per merchant', () => {
+  // Each test reads today as it starts and compares the list of that day: none starts just before a midnight.
+  beforeEach(() => clearOfMidnight(90));
   it('equals the list worked out from the raw rows, for staff and an ISO, through the API', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const staff = (await (await as(ADMIN)).get(bonusPaths.getActivation)).json() as BonusActivationRow[];

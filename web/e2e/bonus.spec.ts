@@ -12,7 +12,8 @@ import {
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { sessionOf, tableColumn, todayClearOfMidnight } from './support';
 
-// The tests read today's date as they run; none of them starts just before a midnight (support.ts).
+// The tests read today's date as they run; the file starts clear of a midnight, so none of them straddles one
+// (support.ts).
 test.beforeAll(async () => {
   await todayClearOfMidnight();
 });

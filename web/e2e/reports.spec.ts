@@ -18,7 +18,8 @@ import {
   todayClearOfMidnight,
 } from './support';
 
-// The tests read today's date as they run; none of them starts just before a midnight (support.ts).
+// The tests read today's date as they run; the file starts clear of a midnight, so none of them straddles one
+// (support.ts).
 test.beforeAll(async () => {
   await todayClearOfMidnight();
 });

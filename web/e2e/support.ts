@@ -49,7 +49,7 @@ const DAY_MS = 86_400_000;
  * that none of its tests straddles one. The server's days are UTC days, and the specs compare the screens with the
  * server's answers for today and this month, and with dates worked out here.
  */
-export async function todayClearOfMidnight(seconds = 300): Promise<string> {
+export async function todayClearOfMidnight(seconds = 600): Promise<string> {
   const left = DAY_MS - (Date.now() % DAY_MS);
   if (left < seconds * 1000) {
     test.setTimeout(left + 60_000);
