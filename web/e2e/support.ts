@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { todayIso } from '@paydesk/domain';
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
 import { E2E_PASSWORD } from './constants';
 
@@ -55,7 +56,7 @@ export async function todayClearOfMidnight(seconds = 600): Promise<string> {
     test.setTimeout(left + 60_000);
     await new Promise((resolve) => setTimeout(resolve, left + 1000));
   }
-  return new Date().toISOString().slice(0, 10);
+  return todayIso();
 }
 
 let counter = 0;
